@@ -1,0 +1,3 @@
+from pbem.cli import main
+
+raise SystemExit(main())
