@@ -1,0 +1,54 @@
+"""The dependency resolver settles chains, consistent cycles and paradoxes."""
+
+from collections.abc import Sequence
+
+from pbem.adjudicator import Resolver
+
+
+def _never(r: Resolver[str], cycle: Sequence[str]) -> None:  # pragma: no cover - must not run
+    raise AssertionError(f"backup called for {cycle}")
+
+
+def test_chain_resolves_in_order() -> None:
+    rules = {"a": lambda r: not r("b"), "b": lambda r: r("c"), "c": lambda r: True}
+    r: Resolver[str] = Resolver(lambda r, k: rules[k](r), _never)
+    assert r("a") is False
+    assert r("b") is True
+
+
+def test_cycle_with_one_consistent_outcome_takes_it() -> None:
+    # a = b and not x, b = a ; x true -> only "both false" is consistent
+    rules = {"a": lambda r: r("b") and not r("x"), "b": lambda r: r("a"), "x": lambda r: True}
+    r: Resolver[str] = Resolver(lambda r, k: rules[k](r), _never)
+    assert r("a") is False and r("b") is False
+
+
+def test_cycle_with_two_consistent_outcomes_calls_backup() -> None:
+    rules = {"a": lambda r: r("b"), "b": lambda r: r("c"), "c": lambda r: r("a")}
+    seen: list[list[str]] = []
+
+    def backup(r: Resolver[str], cycle: Sequence[str]) -> None:
+        seen.append(sorted(cycle))
+        for k in cycle:
+            r.settle(k, True)
+
+    r: Resolver[str] = Resolver(lambda r, k: rules[k](r), backup)
+    assert r("a") is True and r("b") is True and r("c") is True
+    assert seen == [["a", "b", "c"]]
+
+
+def test_paradox_with_no_consistent_outcome_calls_backup() -> None:
+    rules = {"a": lambda r: not r("b"), "b": lambda r: r("a")}
+
+    def backup(r: Resolver[str], cycle: Sequence[str]) -> None:
+        for k in cycle:
+            r.settle(k, False)
+
+    r: Resolver[str] = Resolver(lambda r, k: rules[k](r), backup)
+    assert r("a") is False and r("b") is False
+
+
+def test_long_chain_resolves_through_decide_all() -> None:
+    n = 20_000
+    r: Resolver[int] = Resolver(lambda r, k: True if k == n else r.resolve(k + 1), _never)
+    assert r.decide_all([0])[0] is True
