@@ -1,0 +1,63 @@
+"""Command line: a thin dispatcher; each command lives in `pbem.commands.<name>`.
+
+A command module has `add_arguments(parser)` and `run(args) -> int`. Its top level
+imports stay light; heavy imports go inside `run`, so `pbem tick` from cron does
+not pay for the adjudicator or templates of commands it does not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from pbem.errors import UserError
+
+# command name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("new", "create a campaign from a ruleset, a map and a player list"),
+    "tick": ("tick", "the cron job: read mail, acknowledge, resolve due turns, deliver"),
+    "status": ("status", "show each campaign's stage, deadline and who has submitted"),
+    "orders": ("orders_cmd", "show the orders on file (GM)"),
+    "resolve": ("resolve", "resolve the current stage now (GM)"),
+    "result": ("result", "enter or override a battle result (GM)"),
+    "extend": ("extend", "move the current deadline (GM)"),
+    "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
+    "verify-dice": ("verify_dice", "recompute a turn's dice from the published secret"),
+    "demo": ("demo", "build and run a demo campaign from inbox_samples/"),
+    "adjudicate": ("adjudicate", "adjudicate Diplomacy positions from TOML files"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.set_defaults(_module=module)
+        _load(module).add_arguments(cmd)
+    return parser
+
+
+def _load(module: str):  # type: ignore[no-untyped-def]
+    return importlib.import_module(f"pbem.commands.{module}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_module", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(_load(args._module).run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except UserError as exc:
+        print(f"pbem: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
