@@ -1,0 +1,88 @@
+"""Rule numbers from `rules/<system>.toml`, merged with a campaign's overrides.
+
+Numbers live in TOML, behaviour in code: a campaign overrides single keys
+(`[rules.movement] vacated_entry = "diplomacy"`), never copies the file. Every
+override is checked against the shipped file, and all mistakes are reported at
+once with their dotted key.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+
+
+class RulesError(ValueError):
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+class RuleBook:
+    """Read-only view of a rule system's settings, addressed by dotted keys."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, dotted: str) -> Any:
+        node: Any = self._data
+        for part in dotted.split("."):
+            node = node[part]
+        return node
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        try:
+            return self[dotted]
+        except (KeyError, TypeError):
+            return default
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        return self._data.get(name, {})
+
+    def as_dict(self) -> dict[str, Any]:
+        return copy.deepcopy(dict(self._data))
+
+
+def load_rules(system: str, overrides: Mapping[str, Any] | None = None, rules_dir: Path = RULES_DIR) -> RuleBook:
+    path = rules_dir / f"{system}.toml"
+    try:
+        base = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise RulesError([f"{path}: {exc}"]) from exc
+    problems: list[str] = []
+    merged = _merge(base, overrides or {}, "", problems)
+    if problems:
+        raise RulesError(problems)
+    return RuleBook(merged)
+
+
+def _merge(base: Mapping[str, Any], over: Mapping[str, Any], prefix: str, problems: list[str]) -> dict[str, Any]:
+    out = copy.deepcopy(dict(base))
+    for key, value in over.items():
+        dotted = f"{prefix}{key}"
+        if key not in base:
+            problems.append(f"rules: unknown key {dotted!r}")
+        elif isinstance(base[key], dict) and isinstance(value, Mapping):
+            out[key] = _merge(base[key], value, dotted + ".", problems)
+        elif isinstance(base[key], dict) != isinstance(value, Mapping) or _kind(base[key]) != _kind(value):
+            problems.append(f"rules: {dotted!r} should be {_kind(base[key])}, not {_kind(value)}")
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "a table"

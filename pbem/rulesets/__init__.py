@@ -1,0 +1,1 @@
+"""Rule systems: one package each, registered by name in `pbem.rulesets.registry`."""
