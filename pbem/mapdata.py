@@ -121,12 +121,12 @@ class GameMap:
         assert self._names is not None
         return self._names.lookup(text)
 
-    def name(self, territory: str) -> str:
+    def name_of(self, territory: str) -> str:
         return self.territories[territory].name
 
     def label(self, territory: str) -> str:
         """`T5 (Ashford)` or just `T5` when the name is the id."""
-        name = self.name(territory)
+        name = self.name_of(territory)
         return territory if name == territory else f"{territory} ({name})"
 
     def distance(self, start: str, goal: str) -> int:
