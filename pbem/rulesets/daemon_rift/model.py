@@ -228,3 +228,29 @@ class TurnFacts:
     held: list[str] = field(default_factory=list)              # effective order Hold: explicit H, or default hold
     default_held: list[str] = field(default_factory=list)      # ... of which default holds (no order sent)
     attacked: list[str] = field(default_factory=list)          # territories a foreign effective move ended in
+
+
+@dataclass
+class ArtilleryRoll:
+    token: str
+    die: int
+    failed: bool
+
+
+@dataclass
+class Effective:
+    """Orders after validation, artillery dice and interception (DR-ORD-10).
+
+    `orders` has one entry per token on the map. An invalid order, and a move
+    stopped by its artillery die, become `Order(token, "H")` here and are listed in
+    `invalid` / `stopped` (neither counts as a Hold for repairs). A void support
+    keeps its S order and is listed in `void_supports`; it adds nothing.
+    """
+
+    orders: dict[str, Order] = field(default_factory=dict)
+    submitted: dict[str, Order] = field(default_factory=dict)     # as sent (absent: no order)
+    invalid: dict[str, str] = field(default_factory=dict)         # token -> reason
+    stopped: list[str] = field(default_factory=list)              # artillery die of 1 (DR-ART-4)
+    void_supports: dict[str, str] = field(default_factory=dict)   # token -> reason
+    artillery: list[ArtilleryRoll] = field(default_factory=list)
+    intercepted: dict[str, list[str]] = field(default_factory=dict)   # token -> path before the cut (DR-SPD-9)
