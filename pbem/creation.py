@@ -1,0 +1,90 @@
+"""Creating a campaign folder: settings, hashed secrets, opening state, welcome mails."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import credentials, turns
+from pbem.campaign import Campaign, check_name
+from pbem.errors import UserError
+from pbem.intake import Reply
+from pbem.rulesets import registry
+from pbem.store import write_toml
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    id: str
+    name: str
+    email: str
+    faction_name: str = ""
+    faction: str = ""
+
+    @classmethod
+    def parse(cls, spec: str) -> NewPlayer:
+        """`id,Name,email[,Faction name[,F]]`, e.g. `red,Alice,alice@example.org,Red,R`."""
+        parts = [p.strip() for p in spec.split(",")]
+        if len(parts) < 3 or "@" not in parts[2]:
+            raise UserError(f"player {spec!r}: expected id,Name,email[,Faction[,token prefix]]")
+        faction_name = parts[3] if len(parts) > 3 else parts[1]
+        faction = parts[4] if len(parts) > 4 else parts[0][:1].upper()
+        return cls(parts[0], parts[1], parts[2].lower(), faction_name, faction)
+
+
+def create(root: Path, name: str, ruleset_name: str, map_name: str, players: list[NewPlayer],
+           gm_email: str, now: datetime, schedule: dict[str, str] | None = None,
+           transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None) -> tuple[Campaign, dict[str, str]]:
+    """Write a new campaign; returns it and the generated secrets (sent in welcome mails)."""
+    try:
+        check_name(name)
+        ruleset = registry.get(ruleset_name)
+    except (ValueError, KeyError) as exc:
+        raise UserError(str(exc)) from exc
+    folder = root / name
+    if (folder / "campaign.toml").exists():
+        raise UserError(f"{folder} already holds a campaign")
+    secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
+    domain = "pbem.localhost"
+    data: dict[str, Any] = {
+        "name": name, "title": f"{ruleset.title}: {name}", "ruleset": ruleset.name, "map": map_name,
+        "address": f"{name}@{domain}",
+        "schedule": schedule or {"timezone": "UTC", "orders": "7d", "battles": "7d", "retreats": "2d",
+                                 "lists": "7d", "at": "20:00", "reminder": "24h"},
+        "transport": transport or {"inbox": {"type": "maildir", "path": "inbox"},
+                                   "outbox": {"type": "maildir", "path": "outbox/maildir"}},
+        "gm": {"id": "gm", "name": "Game master", "email": gm_email.lower(),
+               "secret": credentials.hash_generated(secrets["gm"])},
+        "players": [{"id": p.id, "name": p.name, "email": p.email, "faction": p.faction,
+                     "faction_name": p.faction_name, "home": str(i + 1),
+                     "secret": credentials.hash_generated(secrets[p.id])} for i, p in enumerate(players)],
+        "rules": rules or {},
+    }
+    write_toml(folder / "campaign.toml", data, header=f"# Campaign {name}: settings. Edit freely; secrets are hashes.")
+    write_toml(folder / "state.toml", {})
+    camp = Campaign(folder)
+    try:
+        camp.state = {"game": ruleset.create(camp.settings), "journal": {}}
+    except ValueError as exc:
+        raise UserError(f"cannot set up {name}: {exc}") from exc
+    turns.open_stage(camp, ruleset, now)
+    turns.snapshot_start(camp, camp.state["stage"]["turn"])
+    camp.save()
+    return camp, secrets
+
+
+def welcome_replies(camp: Campaign, secrets: dict[str, str], now: datetime) -> list[Reply]:
+    """One welcome mail per player and one for the GM: the only mails that carry a secret."""
+    ruleset = registry.get(camp.settings.ruleset)
+    ctx = turns.context(camp, now)
+    out = []
+    for person in (*camp.settings.players, camp.settings.gm):
+        context = {"campaign": camp.settings, "person": person, "secret": secrets[person.id],
+                   "is_gm": person.id == "gm", "deadline": ctx.deadline, "schedule": camp.settings.schedule,
+                   "help": "" if person.id == "gm" else ruleset.help_text(ctx, person), "now": now,
+                   "commitment": turns.commitment(camp, int(camp.state["stage"]["turn"]))}
+        out.append(Reply(f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
+                         "welcome", context, auto_reply=False))
+    return out

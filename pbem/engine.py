@@ -1,0 +1,207 @@
+"""One tick: intake -> acknowledgements -> due stages -> reminders -> delivery.
+
+`tick()` is what cron runs every few minutes. It reads like the pipeline in
+DESIGN.md; each step is a function that can be tested alone. Campaign folders
+are processed one at a time under their lock; a campaign whose files are
+broken is reported and skipped without stopping the others, and its mail stays
+in the inbox for the next tick.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from pbem import turns
+from pbem.campaign import Campaign, SettingsError, discover
+from pbem.intake import Intake, Outcome, Reply
+from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.inbox import Inbox, open_inbox
+from pbem.mail.message import parse_message
+from pbem.mail.outbox import open_transport
+from pbem.outqueue import deliver, enqueue
+from pbem.reports import render
+from pbem.rulesets import registry
+from pbem.rulesets.base import Report, Ruleset
+from pbem.store import LockBusy, StoreError, campaign_lock
+
+MAX_STAGES_PER_TICK = 10   # stages that resolve with no mail (e.g. no battles) chain within one tick
+
+
+@dataclass
+class Faults:
+    """Test seam: called at named points so tests can inject a crash."""
+
+    hook: Callable[[str], None] = lambda point: None
+
+
+@dataclass
+class TickLog:
+    lines: list[str] = field(default_factory=list)
+
+    def __call__(self, text: str) -> None:
+        self.lines.append(text)
+
+
+def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog | None = None) -> TickLog:
+    log = log or TickLog()
+    faults = faults or Faults()
+    for folder in discover(root):
+        try:
+            with campaign_lock(folder, wait=False):
+                tick_campaign(folder, now, faults, log)
+        except LockBusy as exc:
+            log(f"{folder.name}: skipped, {exc}")
+        except (SettingsError, StoreError, KeyError) as exc:
+            log(f"{folder.name}: NOT PROCESSED: {exc}")
+            print(f"pbem: {folder.name}: {exc}", file=sys.stderr)
+    return log
+
+
+def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog) -> None:
+    camp = Campaign(folder)
+    ruleset = registry.get(camp.settings.ruleset)
+    intake_mail(camp, ruleset, now, faults, log)
+    resolve_due(camp, ruleset, now, log)
+    send_reminders(camp, ruleset, now, log)
+    deliver_mail(camp, log)
+
+
+# -- intake ----------------------------------------------------------------------
+
+
+def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> None:
+    inbox: Inbox = open_inbox(camp.settings.inbox, camp.folder)
+    intake = Intake(camp, ruleset, now)
+    for item in inbox.items():
+        sub = parse_message(item.raw, max_bytes=camp.settings.max_mail_bytes)
+        if not belongs_here(camp, sub.subject, sub.text):
+            continue
+        outcome = intake.handle(sub)
+        for reply in outcome.replies:
+            enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+        alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
+        camp.save_auth()
+        camp.save()
+        faults.hook("stored")
+        inbox.mark_done(item.key)
+        log(f"{camp.name}: {sub.sender}: {outcome.note or 'processed'}")
+
+
+def belongs_here(camp: Campaign, subject: str, text: str) -> bool:
+    """A shared inbox routes by the [campaign] tag or CAMPAIGN line; untagged mail goes to
+    the campaign whose inbox it is (campaigns sharing one inbox must be tagged)."""
+    from pbem.envelope import read_envelope
+
+    named = read_envelope(subject, text).campaign
+    return not named or named == camp.name
+
+
+def alert_gm(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> None:
+    if not outcome.gm_alerts:
+        return
+    gm = camp.settings.gm
+    reply = Reply(f"gm-alert/{key}", (gm.email,), f"[{camp.name}] needs your attention", "gm_alert",
+                  {"campaign": camp.settings, "alerts": outcome.gm_alerts, "now": now}, auto_reply=False)
+    enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+
+
+def build_mail(camp: Campaign, ruleset: Ruleset, reply: Reply, now: datetime):  # type: ignore[no-untyped-def]
+    body = render(ruleset.templates, reply.template, reply.context, camp.folder)
+    mail = OutgoingMail(
+        key=reply.key, to=reply.to, subject=reply.subject, markdown=body,
+        sender=f"{camp.settings.title} <{camp.settings.address}>", in_reply_to=reply.in_reply_to,
+        references=reply.references, auto_reply=reply.auto_reply, list_id=f"{camp.name}.{camp.settings.domain}",
+    )
+    return compose(mail, campaign=camp.name, domain=camp.settings.domain, date=now)
+
+
+# -- resolution ------------------------------------------------------------------
+
+
+def resolve_due(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -> None:
+    for _ in range(MAX_STAGES_PER_TICK):
+        if "stage" not in camp.state:
+            turns.open_stage(camp, ruleset, now)
+            turns.snapshot_start(camp, camp.state["stage"]["turn"])
+            camp.save()
+        stage = ruleset.stage(turns.context(camp, now))
+        if not turns.is_due(camp, stage, now):
+            return
+        resolve_stage(camp, ruleset, stage, now, log)
+
+
+def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: TickLog) -> None:  # type: ignore[no-untyped-def]
+    ctx = turns.context(camp, now)
+    submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
+    missing = turns.missing_players(camp, stage)
+    dice = turns.stage_dice(camp, stage)
+    res = ruleset.resolve(ctx, submissions, dice)
+    turns.log_dice(camp, stage.turn, stage.kind, dice)
+    extra = turns.engine_context(camp, stage, dice, missing, res, now)
+    if res.turn_finished:
+        extra["dice_secret"] = turns.reveal(camp, stage.turn)
+        extra["next_commitment"] = turns.commitment(camp, stage.turn + 1)
+    camp.state["game"] = res.game
+    new_stage = turns.open_stage(camp, ruleset, now)
+    extra["next_stage"] = new_stage
+    extra["next_deadline"] = turns.parse_time(camp.state["stage"]["deadline"])
+    for report in res.reports:
+        queue_report(camp, ruleset, stage, report, extra, now)
+    alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"turn-{stage.turn}-{stage.kind}")
+    if res.turn_finished:
+        turns.snapshot_start(camp, new_stage.turn)
+    camp.save()
+    log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
+
+
+def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra: dict, now: datetime) -> None:  # type: ignore[no-untyped-def]
+    settings = camp.settings
+    context = extra | report.context
+    text = render(ruleset.templates, report.kind, context, camp.folder)
+    key = f"turn-{stage.turn}/{stage.kind}/{report.key or report.kind}"
+    turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text)
+    audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
+    to = [settings.gm.email if a == "gm" else settings.player(a).email for a in audience if a == "gm" or settings.player(a)]
+    if report.public and settings.gm.email not in to:
+        to.append(settings.gm.email)
+    for address in to:
+        mail = OutgoingMail(key=f"{key}/{address}", to=(address,), subject=f"[{camp.name}] {report.subject}",
+                            markdown=text, sender=f"{settings.title} <{settings.address}>",
+                            list_id=f"{camp.name}.{settings.domain}")
+        enqueue(camp.folder, compose(mail, campaign=camp.name, domain=settings.domain, date=now))
+
+
+# -- reminders and delivery ------------------------------------------------------
+
+
+def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -> None:
+    stage = ruleset.stage(turns.context(camp, now))
+    if not turns.reminder_due(camp, stage, now):
+        return
+    deadline = turns.parse_time(camp.state["stage"]["deadline"])
+    for pid in turns.missing_players(camp, stage):
+        player = camp.settings.player(pid)
+        if player is None:
+            continue
+        reply = Reply(f"reminder/{stage.turn}/{stage.kind}/{pid}", (player.email,),
+                      f"[{camp.name}] reminder: {stage.title} due {camp.settings.schedule.show(deadline)}",
+                      "reminder", {"campaign": camp.settings, "player": player, "stage": stage,
+                                   "deadline": deadline, "schedule": camp.settings.schedule, "now": now},
+                      auto_reply=False)
+        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+    camp.state["stage"]["reminded"] = True
+    camp.save()
+    log(f"{camp.name}: reminders sent for {stage.title}")
+
+
+def deliver_mail(camp: Campaign, log: TickLog) -> None:
+    transport = open_transport(camp.settings.outbox, camp.folder)
+    sent, problems = deliver(camp.folder, transport)
+    if sent:
+        log(f"{camp.name}: delivered {sent} mail(s)")
+    for problem in problems:
+        log(f"{camp.name}: delivery failed, kept for retry: {problem}")

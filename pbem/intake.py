@@ -1,0 +1,226 @@
+"""One incoming message: authenticate, parse, store, and answer.
+
+`Intake.handle` changes only the in-memory campaign state and returns the
+replies to send; the engine queues the replies, saves the state (which holds
+the message journal) and only then marks the message done. A crash anywhere
+in between leaves the message unmarked, and the journal makes the retry a no-op
+if the state was already saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem import credentials
+from pbem.campaign import Campaign, Player
+from pbem.envelope import Envelope, read_envelope
+from pbem.mail.message import Submission
+from pbem.orders import InvalidOrder, OrderProblem
+from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
+from pbem.schedule import iso, parse_duration, parse_time
+
+FAILURE_WINDOW = timedelta(hours=24)
+FAILURE_LIMIT = 5
+
+
+@dataclass
+class Reply:
+    """A mail to render: template name plus context, addressed and threaded."""
+
+    key: str
+    to: tuple[str, ...]
+    subject: str
+    template: str
+    context: dict[str, Any]
+    in_reply_to: str = ""
+    references: tuple[str, ...] = ()
+    auto_reply: bool = True
+
+
+@dataclass
+class Outcome:
+    replies: list[Reply] = field(default_factory=list)
+    gm_alerts: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+def receipt(campaign: str, stage: Stage, player: str, lines: Sequence[str]) -> str:
+    """SHA-256 sealing the canonical orders on file; published with the turn report."""
+    text = "\n".join([campaign, str(stage.turn), stage.kind, player, *lines])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class Intake:
+    def __init__(self, campaign: Campaign, ruleset: Ruleset, now: datetime) -> None:
+        self.camp = campaign
+        self.ruleset = ruleset
+        self.now = now
+
+    # -- helpers -------------------------------------------------------------
+    @property
+    def journal(self) -> dict[str, str]:
+        return self.camp.state.setdefault("journal", {})
+
+    def context(self) -> Context:
+        stage = self.camp.state.get("stage", {})
+        deadline = parse_time(stage["deadline"]) if stage.get("deadline") else None
+        return Context(self.camp.settings, self.camp.state.get("game", {}), self.now, deadline)
+
+    def _reply(self, sub: Submission, template: str, context: dict[str, Any], to: str = "") -> Reply:
+        subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or self.camp.settings.title}"
+        base = {"campaign": self.camp.settings, "now": self.now, "schedule": self.camp.settings.schedule}
+        return Reply(f"reply/{sub.message_id}/{template}", (to or sub.sender,), subject, template, base | context,
+                     in_reply_to=sub.message_id, references=(*sub.references, sub.message_id))
+
+    # -- the message ---------------------------------------------------------
+    def handle(self, sub: Submission) -> Outcome:
+        if sub.message_id in self.journal:
+            return Outcome(note="duplicate")
+        outcome = self._dispatch(sub)
+        self.journal[sub.message_id] = outcome.note or "processed"
+        return outcome
+
+    def _dispatch(self, sub: Submission) -> Outcome:
+        settings = self.camp.settings
+        if sub.auto:
+            return Outcome(note=f"ignored: {sub.auto}")
+        if sub.sender == settings.address:
+            return Outcome(note="ignored: our own address")
+        if sub.too_large:
+            limit = f"{settings.max_mail_bytes // 1024} KB"
+            return Outcome([self._reply(sub, "refused", {"reason": f"the message is larger than {limit}"})],
+                           note="refused: too large")
+        env = read_envelope(sub.subject, sub.text)
+        if env.gm:
+            return self._gm(sub, env)
+        player = self._authenticate(sub, env)
+        if player is None:
+            return self._auth_failed(sub)
+        return self._player(sub, env, player)
+
+    # -- authentication ------------------------------------------------------
+    def _authenticate(self, sub: Submission, env: Envelope) -> Player | None:
+        settings = self.camp.settings
+        candidates = [settings.player(env.player)] if env.player else settings.players_at(sub.sender)
+        for player in candidates:
+            if player and sub.sender in player.emails and env.secret and \
+                    credentials.check(env.secret, self.camp.secret_of(player)):
+                return player
+        return None
+
+    def _auth_failed(self, sub: Submission) -> Outcome:
+        failures = self.camp.auth.setdefault("failures", {})
+        recent = [t for t in failures.get(sub.sender, []) if parse_time(t) > self.now - FAILURE_WINDOW]
+        recent.append(iso(self.now))
+        failures[sub.sender] = recent
+        if len(recent) > FAILURE_LIMIT:
+            alert = [] if len(recent) > FAILURE_LIMIT + 1 else [
+                f"{sub.sender} failed to authenticate {len(recent)} times in 24 hours; further replies suppressed."]
+            return Outcome(gm_alerts=alert, note="refused: throttled")
+        reason = ("the sender, player and secret do not match a player of this campaign "
+                  "(sign with a line `PLAYER <name> <secret>`)")
+        return Outcome([self._reply(sub, "refused", {"reason": reason})], note="refused: authentication")
+
+    # -- players -------------------------------------------------------------
+    def _player(self, sub: Submission, env: Envelope, player: Player) -> Outcome:
+        notes: list[str] = []
+        problems: list[OrderProblem] = []
+        for no, command in env.commands:
+            notes.extend(self._command(player, command, no, problems))
+        ctx = self.context()
+        stage = self.ruleset.stage(ctx)
+        parsed = Parsed(payload={})
+        if env.lines:
+            parsed = self._orders(ctx, stage, player, env.lines, notes)
+        if not env.lines and not env.commands:
+            notes.append("No orders were found in your message.")
+        return Outcome([self._ack(sub, ctx, stage, player, parsed, problems, notes)])
+
+    def _orders(self, ctx: Context, stage: Stage, player: Player, lines: list[tuple[int, str]],
+                notes: list[str]) -> Parsed:
+        if player.id not in stage.owing:
+            notes.append(f"Nothing is expected from you in this stage ({stage.title}); the lines were not read.")
+            return Parsed(payload={})
+        parsed = self.ruleset.parse(ctx, player, lines)
+        subs = self.camp.state.setdefault("submissions", {})
+        previous = subs.get(player.id, {}).get("payload", {})
+        if not parsed.payload and previous:
+            notes.append("Nothing in this message could be accepted; your earlier orders stay on file.")
+            return parsed
+        payload = self.ruleset.combine(ctx, previous, parsed.payload)
+        canon = self.ruleset.canonical(ctx, player, payload)
+        subs[player.id] = {"payload": payload, "receipt": receipt(self.camp.name, stage, player.id, canon),
+                           "received": iso(self.now)}
+        return parsed
+
+    def _command(self, player: Player, command: str, no: int, problems: list[OrderProblem]) -> list[str]:
+        word, _, arg = command.partition(" ")
+        if word == "CLEAR":
+            self.camp.state.setdefault("submissions", {}).pop(player.id, None)
+            return ["Your orders on file for this stage were withdrawn (CLEAR)."]
+        if word == "PASSWORD":
+            weak = credentials.weak_reason(arg)
+            if weak:
+                problems.append(InvalidOrder(f"PASSWORD: {weak}; your secret is unchanged", no))
+                return []
+            self.camp.auth.setdefault("secrets", {})[player.id] = credentials.hash_chosen(arg)
+            return ["Your secret was changed. Use the new one from now on."]
+        return []   # HELP and STATUS only shape the reply
+
+    def _ack(self, sub: Submission, ctx: Context, stage: Stage, player: Player, parsed: Parsed,
+             problems: list[OrderProblem], notes: list[str]) -> Reply:
+        on_file = self.camp.state.get("submissions", {}).get(player.id, {})
+        payload = on_file.get("payload", {})
+        words = {c.split()[0] for _, c in read_envelope(sub.subject, sub.text).commands}
+        context = {
+            "player": player, "stage": stage, "deadline": ctx.deadline,
+            "accepted": parsed.accepted, "problems": sorted(problems + parsed.problems, key=lambda p: p.line_no),
+            "on_file": self.ruleset.canonical(ctx, player, payload) if payload else [],
+            "missing": self.ruleset.missing(ctx, player, payload) if player.id in stage.owing else [],
+            "receipt": on_file.get("receipt", ""), "notes": notes,
+            "help": self.ruleset.help_text(ctx, player) if "HELP" in words else "",
+            "status": self.ruleset.status(ctx, player) if "STATUS" in words else {},
+        }
+        return self._reply(sub, "ack", context)
+
+    # -- the game master -----------------------------------------------------
+    def _gm(self, sub: Submission, env: Envelope) -> Outcome:
+        gm = self.camp.settings.gm
+        if sub.sender not in gm.emails or not credentials.check(env.secret, self.camp.secret_of(gm)):
+            return self._auth_failed(sub)
+        lines = [f"{no}: {self.gm_command(text.split())}" for no, text in env.lines + env.commands]
+        return Outcome([self._reply(sub, "gm_ack", {"lines": lines})], note="processed: gm")
+
+    def gm_command(self, words: list[str]) -> str:
+        """Run one GM command (also used by the CLI); returns what happened."""
+        verb = words[0].upper() if words else ""
+        stage = self.camp.state.setdefault("stage", {})
+        log = self.camp.state.setdefault("gm_log", [])
+        try:
+            if verb == "RESOLVE":
+                stage["force"] = True
+                text = "the current stage will be resolved now"
+            elif verb == "EXTEND":
+                text = self._extend(stage, words[1])
+            elif verb in ("PAUSE", "RESUME"):
+                stage["paused"] = verb == "PAUSE"
+                text = "campaign paused" if stage["paused"] else "campaign resumed"
+            else:
+                game, text = self.ruleset.gm_command(self.context(), words)
+                self.camp.state["game"] = game
+        except (ValueError, IndexError, KeyError) as exc:
+            return f"not done: {exc}"
+        log.append({"at": iso(self.now), "turn": stage.get("turn", 0), "text": f"{' '.join(words)}: {text}"})
+        return text
+
+    def _extend(self, stage: dict[str, Any], arg: str) -> str:
+        try:
+            new = parse_time(stage["deadline"]) + parse_duration(arg)
+        except ValueError:
+            new = parse_time(arg)
+        stage["deadline"], stage["reminded"] = iso(new), False
+        return f"deadline moved to {self.camp.settings.schedule.show(new)}"

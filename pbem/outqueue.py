@@ -1,0 +1,53 @@
+"""Outgoing mail waits in `<campaign>/outbox/queue/` until a transport takes it.
+
+Queueing is idempotent: the file name is derived from the deterministic
+Message-ID, so a tick repeated after a crash rewrites the same file instead of
+adding a second copy. Delivery hands each queued file to the transport and then
+moves it to `outbox/sent/`; the transports themselves refuse a Message-ID they
+have already delivered, so a crash between the two steps cannot send twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from pbem.mail.outbox import Transport
+from pbem.store import write_atomic
+
+
+def _file_name(message_id: str) -> str:
+    return hashlib.sha256(message_id.encode()).hexdigest()[:32] + ".eml"
+
+
+def enqueue(folder: Path, msg: EmailMessage) -> Path:
+    target = folder / "outbox" / "queue" / _file_name(str(msg["Message-ID"]))
+    if not (folder / "outbox" / "sent" / target.name).exists():
+        write_atomic(target, msg.as_bytes(policy=policy.SMTP))
+    return target
+
+
+def pending(folder: Path) -> list[Path]:
+    queue = folder / "outbox" / "queue"
+    return sorted(queue.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)) if queue.exists() else []
+
+
+def deliver(folder: Path, transport: Transport) -> tuple[int, list[str]]:
+    """Send everything queued; returns (sent count, problems). Failed mail stays queued."""
+    sent, problems = 0, []
+    sent_dir = folder / "outbox" / "sent"
+    sent_dir.mkdir(parents=True, exist_ok=True)
+    for path in pending(folder):
+        msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        try:
+            transport.send(msg)  # type: ignore[arg-type]
+        except (OSError, RuntimeError) as exc:
+            problems.append(f"{path.name}: {exc}")
+            continue
+        os.replace(path, sent_dir / path.name)
+        sent += 1
+    return sent, problems

@@ -1,0 +1,116 @@
+"""The interface every rule system implements, with neutral defaults.
+
+The engine owns mail, authentication, deadlines, dice commitment, storage and
+delivery; a rule system only says what the campaign waits for (`stage`), reads
+order lines (`parse`), and resolves a stage (`resolve`). Game state is a plain
+dict as stored in `state.toml` under `[game]`; each rule system converts it to
+its own dataclasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pbem.campaign import Player, Settings
+from pbem.dice import Dice
+from pbem.orders import OrderProblem
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One round of mail: who must send what, and which schedule window applies."""
+
+    kind: str                      # e.g. "orders", "battles", "retreats"
+    title: str                     # "Turn 3: orders"
+    turn: int
+    owing: tuple[str, ...]         # player ids whose submissions close the window early
+    window: str                    # key in [schedule] for the deadline length
+    waiting_for_gm: bool = False   # nothing players can send; the GM must act
+    over: bool = False             # the campaign has ended
+
+
+@dataclass
+class Parsed:
+    """What a player's lines meant for the current stage."""
+
+    payload: dict[str, Any]                      # TOML-ready orders, merged by `combine`
+    accepted: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[OrderProblem] = field(default_factory=list)
+    commands: list[tuple[int, str]] = field(default_factory=list)   # lines for the engine (RESULT, ...)
+
+
+@dataclass
+class Report:
+    """A rendered document: to everyone (public), one player, both sides of a battle, or the GM."""
+
+    kind: str                      # template name without extension: "turn_report", "briefing", ...
+    subject: str
+    audience: tuple[str, ...]      # player ids; "*" = every player; "gm" = the game master
+    context: dict[str, Any]
+    public: bool = False           # also posted to the forum and kept as the turn's public report
+    key: str = ""                  # unique within the turn, for Message-IDs and history file names
+
+
+@dataclass
+class Resolution:
+    game: dict[str, Any]
+    reports: list[Report] = field(default_factory=list)
+    turn_finished: bool = False    # the turn counter moved on: reveal the dice secret, snapshot history
+    gm_alerts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the engine passes to every hook."""
+
+    settings: Settings
+    game: Mapping[str, Any]
+    now: datetime
+    deadline: datetime | None = None
+
+
+class Ruleset:
+    """Base rule system: override the hooks that differ."""
+
+    name = "base"
+    title = "Base"
+    aliases: tuple[str, ...] = ()
+    templates = "common"
+
+    def create(self, settings: Settings) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def stage(self, ctx: Context) -> Stage:
+        raise NotImplementedError
+
+    def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
+        raise NotImplementedError
+
+    def combine(self, ctx: Context, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+        """A new submission replaces the earlier one as a whole (override for per-unit rules)."""
+        return dict(new)
+
+    def canonical(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
+        """The orders on file as canonical lines: what receipts hash and acks quote."""
+        return [str(v) for v in payload.values()]
+
+    def missing(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
+        """What this player still has no order for (units, battles...)."""
+        return []
+
+    def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
+        raise NotImplementedError
+
+    def status(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """Extra context for STATUS replies and private summaries."""
+        return {}
+
+    def help_text(self, ctx: Context, player: Player) -> str:
+        return ""
+
+    def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
+        """A GM command for this rule system (e.g. RESULT): returns the new game and a reply line."""
+        raise ValueError(f"unknown GM command {' '.join(words)!r}")
