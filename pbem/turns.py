@@ -1,0 +1,165 @@
+"""Opening, reminding and resolving stages; dice commitment; history.
+
+A turn has a dice secret drawn when it begins. Its SHA-256 is published with
+the turn's first mails; every roll of the turn is derived from it and from the
+digest of the receipts resolved at that stage; the turn report reveals it and
+`pbem verify-dice` recomputes everything from `history/<turn>/dice.toml`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import dice as dicemod
+from pbem.campaign import Campaign
+from pbem.rulesets.base import Context, Resolution, Ruleset, Stage
+from pbem.schedule import iso, parse_time
+from pbem.store import read_toml, write_atomic, write_toml
+
+# -- stages ----------------------------------------------------------------------
+
+
+def context(camp: Campaign, now: datetime) -> Context:
+    stage = camp.state.get("stage", {})
+    deadline = parse_time(stage["deadline"]) if stage.get("deadline") else None
+    return Context(camp.settings, camp.state.get("game", {}), now, deadline)
+
+
+def open_stage(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
+    """Record the stage the game now waits for, with its deadline."""
+    stage = ruleset.stage(context(camp, now))
+    deadline = camp.settings.schedule.deadline(now, stage.window)
+    camp.state["stage"] = {"kind": stage.kind, "title": stage.title, "turn": stage.turn, "opened": iso(now),
+                           "deadline": iso(deadline), "reminded": False, "force": False,
+                           "paused": camp.state.get("stage", {}).get("paused", False)}
+    camp.state["submissions"] = {}
+    return stage
+
+
+def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
+    meta = camp.state.get("stage", {})
+    if stage.over or meta.get("paused"):
+        return False
+    if meta.get("force"):
+        return True
+    if stage.waiting_for_gm:
+        return False
+    submitted = set(camp.state.get("submissions", {}))
+    return now >= parse_time(meta["deadline"]) or (bool(stage.owing) and set(stage.owing) <= submitted)
+
+
+def missing_players(camp: Campaign, stage: Stage) -> list[str]:
+    submitted = camp.state.get("submissions", {})
+    return [p for p in stage.owing if p not in submitted]
+
+
+def reminder_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
+    meta = camp.state.get("stage", {})
+    if meta.get("reminded") or stage.over or stage.waiting_for_gm or not stage.owing:
+        return False
+    deadline = parse_time(meta["deadline"])
+    return deadline - camp.settings.schedule.reminder <= now < deadline
+
+
+# -- dice ------------------------------------------------------------------------
+
+
+def _secret_path(camp: Campaign) -> Path:
+    return camp.folder / "private" / "dice.toml"
+
+
+def turn_secret(camp: Campaign, turn: int) -> str:
+    """The turn's secret, drawn once and kept private until the turn ends."""
+    path = _secret_path(camp)
+    data = read_toml(path) if path.exists() else {}
+    secrets: dict[str, str] = data.setdefault("secrets", {})
+    if str(turn) not in secrets:
+        secrets[str(turn)] = dicemod.new_secret()
+        write_toml(path, data, header="# Unrevealed dice secrets. Never publish before the turn is resolved.")
+    return secrets[str(turn)]
+
+
+def commitment(camp: Campaign, turn: int) -> str:
+    return dicemod.commitment(turn_secret(camp, turn))
+
+
+def stage_dice(camp: Campaign, stage: Stage) -> dicemod.CommittedDice:
+    receipts = sorted(f"{p}:{s.get('receipt', '')}" for p, s in camp.state.get("submissions", {}).items())
+    digest = hashlib.sha256("\n".join(receipts).encode()).hexdigest()
+    salt = dicemod.stage_salt(camp.name, stage.turn, stage.kind, digest)
+    return dicemod.CommittedDice(turn_secret(camp, stage.turn), salt)
+
+
+def log_dice(camp: Campaign, turn: int, stage: str, dice: dicemod.CommittedDice) -> None:
+    path = camp.history(turn) / "dice.toml"
+    data = read_toml(path) if path.exists() else {"turn": turn, "commitment": commitment(camp, turn), "stages": []}
+    data["stages"] = [s for s in data["stages"] if s["salt"] != dice.salt] + [{
+        "stage": stage, "salt": dice.salt,
+        "rolls": [{"n": r.n, "purpose": r.purpose, "sides": r.sides, "faces": list(r.faces)} for r in dice.log],
+    }]
+    write_toml(path, data, header="# Every die of this turn; verify with `pbem verify-dice`.")
+
+
+def reveal(camp: Campaign, turn: int) -> str:
+    secret = turn_secret(camp, turn)
+    path = camp.history(turn) / "dice.toml"
+    data = read_toml(path) if path.exists() else {"turn": turn, "commitment": commitment(camp, turn), "stages": []}
+    data["secret"] = secret
+    write_toml(path, data, header="# Every die of this turn; verify with `pbem verify-dice`.")
+    return secret
+
+
+# -- history ---------------------------------------------------------------------
+
+
+def snapshot_start(camp: Campaign, turn: int) -> None:
+    """The state as the turn begins: what `pbem rollback` restores."""
+    write_toml(camp.history(turn) / "start.toml", camp.state, header="# State at the start of this turn.")
+
+
+def save_report(camp: Campaign, turn: int, key: str, text: str) -> None:
+    write_atomic(camp.history(turn) / f"{key.replace('/', '-')}.md", text)
+
+
+def rollback(camp: Campaign) -> int:
+    """Undo the last resolved turn: restore the start of the previous turn.
+
+    The message journal is kept, so mail already processed is not read again;
+    players resend orders for the restored turn.
+    """
+    turn = int(camp.state.get("stage", {}).get("turn", 1))
+    target = turn - 1
+    start = camp.history(target) / "start.toml"
+    if target < 1 or not start.exists():
+        raise ValueError(f"no earlier turn to roll back to (now at turn {turn})")
+    journal = camp.state.get("journal", {})
+    camp.state = read_toml(start)
+    camp.state["journal"] = {**camp.state.get("journal", {}), **journal}
+    undone = camp.history(turn)
+    if undone.exists():
+        shutil.move(str(undone), str(undone.with_name(f"{undone.name}.rolled-back-{iso(datetime.now()).replace(':', '')}")))
+    dice_stale = camp.history(target) / "dice.toml"
+    if dice_stale.exists():
+        dice_stale.unlink()
+    return target
+
+
+def receipts(camp: Campaign) -> dict[str, str]:
+    return {p: s.get("receipt", "") for p, s in camp.state.get("submissions", {}).items()}
+
+
+def engine_context(camp: Campaign, stage: Stage, dice: dicemod.CommittedDice, missing: Iterable[str],
+                   res: Resolution, now: datetime) -> dict[str, Any]:
+    """What every report can use besides the rule system's own context."""
+    names = {p.id: p for p in camp.settings.players}
+    return {
+        "campaign": camp.settings, "now": now, "schedule": camp.settings.schedule, "stage": stage,
+        "rolls": list(dice.log), "receipts": receipts(camp),
+        "nmr": [names[p] for p in missing if p in names], "players": names,
+        "gm_log": [e for e in camp.state.get("gm_log", []) if e.get("turn") == stage.turn],
+    }
