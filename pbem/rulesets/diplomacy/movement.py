@@ -1,0 +1,310 @@
+"""Movement phase adjudication on the shared dependency resolver.
+
+The rules are the 2000 rulebook as the DATC reads it, written as the DATC's
+decisions: *move* (does a move succeed), *support* (is a support given, i.e. not
+cut), *dislodged* and *path* (does a convoyed army find an unbroken chain of
+fleets). Strengths are computed from those booleans. The shared resolver settles
+dependency cycles; the backup rule here says what an undecidable cycle means in
+Diplomacy: with a convoy in it, a paradox settled by the Szykman rule (the
+convoyed moves in it fail and cut nothing); without one, circular movement (all
+its moves succeed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pbem.adjudicator import Resolver
+from pbem.rulesets.diplomacy.accept import Given, accept_unit_orders
+from pbem.rulesets.diplomacy.board import Board
+from pbem.rulesets.diplomacy.orders import Convoy, Hold, Move, Order, Support
+from pbem.rulesets.diplomacy.results import (
+    FAILS, SUCCEEDS, VOID, DislodgedUnit, OrderResult, PhaseResult, Submitted, check_edition, sort_units,
+)
+from pbem.rulesets.diplomacy.units import Unit
+
+MOVE, SUPPORT, DISLODGED, PATH = 0, 1, 2, 3
+Key = tuple[int, str]
+
+
+def adjudicate_movement(
+    board: Board, units: Sequence[Unit], orders: Sequence[Submitted], edition: str = "3.0"
+) -> PhaseResult:
+    """Resolve one movement phase; units without a usable order hold."""
+    check_edition(edition)
+    at = {u.province: u for u in units}
+    results, given = accept_unit_orders(board, at, orders, "movement", _checker(board, at))
+    table = Movement(board, at, {p: g.order for p, g in given.items()}, edition)
+    table.resolve()
+    for prov, g in given.items():
+        results[g.index] = table.result_of(g)
+    return table.outcome([r for r in results if r is not None])
+
+
+def _checker(board: Board, at: dict[str, Unit]):  # type: ignore[no-untyped-def]
+    def check(order: Order, unit: Unit) -> Order:
+        if isinstance(order, Move):
+            return order.validate(board, unit)
+        if isinstance(order, (Support, Convoy)):
+            return order.validate(board, unit, at)
+        if isinstance(order, Hold):
+            return replace(order, loc=unit.loc)
+        raise AssertionError(f"unexpected order {order!r}")
+
+    return check
+
+
+class Movement:
+    """One movement phase: the orders in indexed form, the decisions, the outcome."""
+
+    def __init__(self, board: Board, units: dict[str, Unit], orders: dict[str, Order], edition: str) -> None:
+        self.board, self.units, self.edition = board, units, edition
+        self.moves: dict[str, Move] = {p: o for p, o in orders.items() if isinstance(o, Move)}
+        self.orders = orders
+        self.convoy_orders: dict[tuple[str, str], list[str]] = {}
+        for p, o in orders.items():
+            if isinstance(o, Convoy):
+                self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
+        self.convoyed = {p for p, m in self.moves.items() if self._goes_by_convoy(p, m)}
+        self.moves_to: dict[str, list[str]] = {}
+        for p, m in self.moves.items():
+            self.moves_to.setdefault(m.target, []).append(p)
+        self.h2h = {p: m.target for p, m in self.moves.items() if self._head_to_head(p, m)}
+        self.move_supports: dict[str, list[str]] = {}
+        self.hold_supports: dict[str, list[str]] = {}
+        self.supports: dict[str, Support] = {}
+        self.void: set[str] = set()
+        self._match_supports(orders)
+        self.decisions: dict[Key, bool] = {}
+
+    # ------------------------------------------------------------ setup
+
+    def _goes_by_convoy(self, src: str, move: Move) -> bool:
+        """Whether an army's move takes the sea route (DATC 4.A.3, per edition)."""
+        if self.units[src].kind != "A":
+            return False
+        if not self.board.can_move("A", src, move.target):
+            return True
+        fleets = self.convoy_orders.get((src, move.target), ())
+        power = self.units[src].power
+        intent = move.via_convoy or any(self.units[f].power == power for f in fleets)
+        if self.edition == "2.4":
+            return intent and self._chain(src, move.target, set(fleets))
+        return intent
+
+    def _head_to_head(self, src: str, move: Move) -> bool:
+        other = self.moves.get(move.target)
+        return (
+            other is not None and other.target == src
+            and src not in self.convoyed and move.target not in self.convoyed
+        )
+
+    def _match_supports(self, orders: dict[str, Order]) -> None:
+        for p, o in orders.items():
+            if isinstance(o, Support):
+                if self._support_matches(o):
+                    self.supports[p] = o
+                    table = self.move_supports if o.dst else self.hold_supports
+                    table.setdefault(o.target, []).append(p)
+                else:
+                    self.void.add(p)
+            elif isinstance(o, Convoy):
+                move = self.moves.get(o.army_loc)
+                if move is None or move.target != o.dst or o.army_loc not in self.convoyed:
+                    self.void.add(p)
+        for key, fleets in self.convoy_orders.items():
+            self.convoy_orders[key] = [f for f in fleets if f not in self.void]
+
+    def _support_matches(self, s: Support) -> bool:
+        move = self.moves.get(s.target)
+        if s.dst:
+            return move is not None and move.target == s.dst
+        return move is None
+
+    # ------------------------------------------------------------ decisions
+
+    def resolve(self) -> None:
+        resolver: Resolver[Key] = Resolver(self._decide, _backup)
+        keys: list[Key] = [(MOVE, p) for p in self.moves]
+        keys += [(SUPPORT, p) for p in self.supports]
+        keys += [(DISLODGED, p) for p in self.units]
+        keys += [(PATH, p) for p in self.convoyed]
+        self.decisions = resolver.decide_all(keys)
+
+    def _decide(self, r: Resolver[Key], key: Key) -> bool:
+        kind, p = key
+        if kind == MOVE:
+            return self._move(r, p)
+        if kind == SUPPORT:
+            return self._support_given(r, p)
+        if kind == DISLODGED:
+            return self._dislodged(r, p)
+        return self._path(r, p)
+
+    def _move(self, r: Resolver[Key], src: str) -> bool:
+        if src in self.convoyed and not r.resolve((PATH, src)):
+            return False
+        dst = self.moves[src].target
+        attack = self._attack(r, src, dst)
+        if attack == 0:
+            return False
+        opponent = self.h2h.get(src)
+        if opponent is not None:
+            if attack <= 1 + self._supports(r, opponent, None):
+                return False
+        elif attack <= self._hold(r, dst):
+            return False
+        for other in self.moves_to[dst]:
+            if other != src and attack <= self._prevent(r, other):
+                return False
+        return True
+
+    def _attack(self, r: Resolver[Key], src: str, dst: str) -> int:
+        occupant = self.units.get(dst)
+        if occupant is None:
+            return 1 + self._supports(r, src, None)
+        if dst in self.moves and src not in self.h2h and r.resolve((MOVE, dst)):
+            return 1 + self._supports(r, src, None)
+        if occupant.power == self.units[src].power:
+            return 0
+        return 1 + self._supports(r, src, occupant.power)
+
+    def _supports(self, r: Resolver[Key], src: str, not_from: str | None) -> int:
+        """Supports given to the move from `src`, leaving out those of power `not_from`."""
+        n = 0
+        for s in self.move_supports.get(src, ()):
+            if self.units[s].power != not_from and r.resolve((SUPPORT, s)):
+                n += 1
+        return n
+
+    def _hold(self, r: Resolver[Key], prov: str) -> int:
+        if prov not in self.units:
+            return 0
+        if prov in self.moves:
+            return 0 if r.resolve((MOVE, prov)) else 1
+        n = 1
+        for s in self.hold_supports.get(prov, ()):
+            if r.resolve((SUPPORT, s)):
+                n += 1
+        return n
+
+    def _prevent(self, r: Resolver[Key], src: str) -> int:
+        if src in self.convoyed and not r.resolve((PATH, src)):
+            return 0
+        opponent = self.h2h.get(src)
+        if opponent is not None and r.resolve((MOVE, opponent)):
+            return 0
+        return 1 + self._supports(r, src, None)
+
+    def _support_given(self, r: Resolver[Key], sup: str) -> bool:
+        """A support is cut by an attack from a foreign unit, unless the attack comes
+        from where the support goes (then only dislodging the supporter cuts it)."""
+        aim, power = self.supports[sup].aim, self.units[sup].power
+        for a in self.moves_to.get(sup, ()):
+            if a == aim or self.units[a].power == power:
+                continue
+            if a not in self.convoyed or r.resolve((PATH, a)):
+                return False
+        return not r.resolve((DISLODGED, sup))
+
+    def _dislodged(self, r: Resolver[Key], prov: str) -> bool:
+        if prov in self.moves and r.resolve((MOVE, prov)):
+            return False
+        for a in self.moves_to.get(prov, ()):
+            if r.resolve((MOVE, a)):
+                return True
+        return False
+
+    def _path(self, r: Resolver[Key], src: str) -> bool:
+        dst = self.moves[src].target
+        fleets = set(self.convoy_orders.get((src, dst), ()))
+        return self._chain(src, dst, fleets, lambda f: not r.resolve((DISLODGED, f)))
+
+    def _chain(self, src: str, dst: str, fleets: set[str], usable=lambda f: True) -> bool:  # type: ignore[no-untyped-def]
+        """Whether the fleets (those `usable`) link `src` to `dst` through adjacent seas."""
+        reach = self.board.fleet_reach
+        frontier = [f for f in fleets if src in reach[f]]
+        seen = set(frontier)
+        while frontier:
+            f = frontier.pop()
+            if not usable(f):
+                continue
+            if dst in reach[f]:
+                return True
+            for g in fleets:
+                if g not in seen and g in reach[f]:
+                    seen.add(g)
+                    frontier.append(g)
+        return False
+
+    # ------------------------------------------------------------ outcome
+
+    def result_of(self, g: Given) -> OrderResult:
+        p, order, d = g.order.province, g.order, self.decisions
+        text = str(order)
+        if p in self.void:
+            what = "the supported unit was not ordered so" if isinstance(order, Support) else "no such convoyed move was ordered"
+            return OrderResult(g.power, text, VOID, what)
+        if isinstance(order, Move):
+            if d[(MOVE, p)]:
+                return OrderResult(g.power, text, SUCCEEDS)
+            no_path = p in self.convoyed and not d[(PATH, p)]
+            return OrderResult(g.power, text, FAILS, "no convoy" if no_path else "bounced")
+        if isinstance(order, Support):
+            if d[(SUPPORT, p)]:
+                return OrderResult(g.power, text, SUCCEEDS)
+            return OrderResult(g.power, text, FAILS, "dislodged" if d[(DISLODGED, p)] else "cut")
+        if isinstance(order, Convoy):
+            if d[(DISLODGED, p)]:
+                return OrderResult(g.power, text, FAILS, "dislodged")
+            ok = d[(PATH, order.army_loc)]
+            return OrderResult(g.power, text, SUCCEEDS if ok else FAILS, "" if ok else "convoy disrupted")
+        if d[(DISLODGED, p)]:
+            return OrderResult(g.power, text, FAILS, "dislodged")
+        return OrderResult(g.power, text, SUCCEEDS)
+
+    def outcome(self, results: list[OrderResult]) -> PhaseResult:
+        d = self.decisions
+        staying: list[Unit] = []
+        dislodged: list[DislodgedUnit] = []
+        for p, unit in self.units.items():
+            if p in self.moves and d[(MOVE, p)]:
+                staying.append(replace(unit, loc=self.moves[p].dst))
+            elif d[(DISLODGED, p)]:
+                dislodged.append(self._dislodged_by(unit))
+            else:
+                staying.append(unit)
+        occupied = {u.province for u in staying}
+        contested = {
+            m.target for p, m in self.moves.items()
+            if not d[(MOVE, p)] and (p not in self.convoyed or d[(PATH, p)])
+        }
+        return PhaseResult(
+            "movement", results, sort_units(staying),
+            sorted(dislodged, key=lambda x: (x.unit.power, x.unit.loc)), [], sorted(contested - occupied),
+        )
+
+    def _dislodged_by(self, unit: Unit) -> DislodgedUnit:
+        for a in self.moves_to[unit.province]:
+            if self.decisions[(MOVE, a)]:
+                return DislodgedUnit(unit, a, a in self.convoyed)
+        raise AssertionError(f"{unit} dislodged by nobody")
+
+
+def _backup(r: Resolver[Key], cycle: Sequence[Key]) -> None:
+    """Settle a cycle with no single consistent outcome: Szykman for a convoy
+    paradox, otherwise circular movement where every move succeeds."""
+    paths = [k for k in cycle if k[0] == PATH]
+    if paths:
+        for k in paths:
+            r.settle(k, False)
+    else:
+        for k in cycle:
+            if k[0] == MOVE:
+                r.settle(k, True)
+    for k in cycle:
+        if not r.is_resolved(k):
+            value = r.resolve(k)
+            if not r.is_resolved(k):
+                r.settle(k, value)

@@ -1,0 +1,375 @@
+"""Diplomacy orders in the standard notation: one class per order type.
+
+Each class parses its line (`Order.parse`) and writes the canonical form back
+(`str(order)`), so an acknowledgement can quote what pbem understood. Parsing
+knows the map but not the position; `validate` then checks an order against the
+unit it commands and raises `IllegalOrder` with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, normalise
+from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, province_of
+from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
+
+PHASES = ("movement", "retreat", "adjustment")
+
+VERBS: dict[str, str] = {}
+for _verb, _words in {
+    "hold": ("h", "hold", "holds", "stand", "stands"),
+    "move": ("-", "m", "move", "moves"),
+    "support": ("s", "support", "supports"),
+    "convoy": ("c", "convoy", "convoys"),
+    "via": ("via",),
+    "retreat": ("r", "retreat", "retreats"),
+    "disband": ("d", "disband", "disbands", "remove", "removes"),
+    "build": ("b", "build", "builds"),
+    "waive": ("waive", "waives"),
+}.items():
+    VERBS.update(dict.fromkeys(_words, _verb))
+
+_COAST_ALIASES = {alias: coast for coast, aliases in COAST_NAMES.items() for alias in aliases}
+
+
+# ---------------------------------------------------------------- locations
+
+
+def parse_location(text: str, board: Board) -> str:
+    """A location typed by a player -> `PROV` or `PROV/COAST` (coast checked to exist)."""
+    name, _, coast_text = text.partition("/")
+    prov = board.names.lookup(name.strip())
+    if not coast_text:
+        return prov
+    coast = _COAST_ALIASES.get(normalise(coast_text))
+    province = board.provinces[prov]
+    if coast is None or coast not in province.coasts:
+        raise InvalidOrder(f"{province.name} has no coast {coast_text.strip()!r}",
+                           suggestion=" or ".join(board.locations(prov)) if province.coasts else prov)
+    return f"{prov}/{coast}"
+
+
+def _tokens(text: str, board: Board) -> list[str]:
+    text = re.sub(r"\s*\(\s*([A-Za-z ]+?)\s*\)", lambda m: "/" + m.group(1).replace(" ", ""), text)
+    text = re.sub(r"\s*/\s*", "/", text)
+    for dash in ("->", "=>", "\u2013", "\u2014"):
+        text = text.replace(dash, " - ")
+    out: list[str] = []
+    for word in text.split():
+        out.extend(_split_hyphens(word, board))
+    return out
+
+
+def _split_hyphens(word: str, board: Board) -> list[str]:
+    """`PAR-BUR` is a move; `Mid-Atlantic` is a name: split only when both halves are places."""
+    if "-" not in word or word == "-":
+        return [word]
+    parts = word.split("-")
+    try:
+        for part in parts:
+            board.names.lookup(part.split("/")[0])
+    except (InvalidOrder, AmbiguousOrder):
+        return [word]
+    out = [parts[0]]
+    for part in parts[1:]:
+        out += ["-", part]
+    return [w for w in out if w]
+
+
+class _Cursor:
+    """Walks the words of one order."""
+
+    def __init__(self, words: list[str], board: Board) -> None:
+        self.words, self.i, self.board = words, 0, board
+
+    def peek_verb(self) -> str:
+        return VERBS.get(self.words[self.i].casefold(), "") if self.i < len(self.words) else ""
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.words)
+
+    def verb(self) -> str:
+        verb = self.peek_verb()
+        if verb:
+            self.i += 1
+        return verb
+
+    def unit(self, kind_required: bool = True) -> tuple[str, str]:
+        kind = ""
+        if self.i < len(self.words) and self.words[self.i].casefold() in KIND_WORDS:
+            kind = KIND_WORDS[self.words[self.i].casefold()]
+            self.i += 1
+        elif kind_required:
+            raise InvalidOrder("expected a unit type, A or F")
+        return kind, self.location()
+
+    def location(self) -> str:
+        start = self.i
+        while self.i < len(self.words) and not self.peek_verb():
+            self.i += 1
+        if start == self.i:
+            raise InvalidOrder("expected a province")
+        return parse_location(" ".join(self.words[start:self.i]), self.board)
+
+    def end(self) -> None:
+        if not self.at_end():
+            raise InvalidOrder(f"unexpected {' '.join(self.words[self.i:])!r} at the end")
+
+
+# ---------------------------------------------------------------- base
+
+
+@dataclass(frozen=True)
+class Order:
+    """An order for the unit of type `kind` at location `loc`."""
+
+    kind: str
+    loc: str
+
+    verb: ClassVar[str] = ""
+    phases: ClassVar[tuple[str, ...]] = ("movement",)
+
+    @property
+    def province(self) -> str:
+        return province_of(self.loc)
+
+    @property
+    def unit_text(self) -> str:
+        return f"{self.kind} {self.loc}"
+
+    @classmethod
+    def parse(cls, text: str, board: Board, phase: str = "movement") -> Order:
+        """Read one order; raises InvalidOrder / AmbiguousOrder / IllegalOrder."""
+        cur = _Cursor(_tokens(text, board), board)
+        if cur.at_end():
+            raise InvalidOrder("empty order")
+        lead = cur.peek_verb()
+        if lead in ("build", "disband", "waive"):
+            cur.verb()
+            order = _LEADING[lead].read_after_verb(cur)
+        else:
+            kind, loc = cur.unit()
+            verb = cur.verb()
+            if verb == "move" and phase == "retreat":
+                verb = "retreat"
+            if verb not in _BY_VERB:
+                raise InvalidOrder("expected an order such as H, -, S, C, R, D or B after the unit")
+            order = _BY_VERB[verb].read(kind, loc, cur)
+        cur.end()
+        if phase not in order.phases:
+            raise IllegalOrder(f"{order.verb} orders are not allowed in the {phase} phase")
+        return order
+
+    @classmethod
+    def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
+        return cls(kind, loc)
+
+    @classmethod
+    def read_after_verb(cls, cur: _Cursor) -> Order:
+        kind, loc = cur.unit()
+        return cls(kind, loc)
+
+    def matches(self, unit: Unit) -> None:
+        """Check that this order names `unit` (its type; the coast of a fleet may be left out)."""
+        if self.kind != unit.kind:
+            have = "an army" if unit.kind == "A" else "a fleet"
+            raise IllegalOrder(f"the unit in {unit.province} is {have}", suggestion=f"{unit.kind} {unit.loc}")
+
+
+@dataclass(frozen=True)
+class Hold(Order):
+    verb: ClassVar[str] = "hold"
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} H"
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    dst: str = ""
+    via_convoy: bool = False
+
+    verb: ClassVar[str] = "move"
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
+
+    @property
+    def target(self) -> str:
+        return province_of(self.dst)
+
+    @classmethod
+    def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
+        dst = cur.location()
+        via = cur.verb() == "via"
+        if via and cur.peek_verb() == "convoy":
+            cur.verb()
+        return cls(kind, loc, dst, via)
+
+    def validate(self, board: Board, unit: Unit) -> Move:
+        """The move as it will be tried (fleet coast filled in), or IllegalOrder."""
+        if self.target == unit.province:
+            raise IllegalOrder("a unit cannot move to the province it is in")
+        if unit.kind == "F":
+            return self._fleet(board, unit)
+        if board.is_sea(self.target):
+            raise IllegalOrder(f"an army cannot move to {board.provinces[self.target].name}")
+        if not board.can_move("A", unit.loc, self.target) and not board.convoy_possible(
+            unit.province, self.target
+        ):
+            raise IllegalOrder(f"{self.target} is not adjacent to {unit.province} and no convoy can reach it")
+        return replace(self, loc=unit.loc, dst=self.target)
+
+    def _fleet(self, board: Board, unit: Unit) -> Move:
+        if self.via_convoy:
+            raise IllegalOrder("only armies can be convoyed")
+        if self.dst != self.target:
+            if not board.can_move("F", unit.loc, self.dst):
+                raise IllegalOrder(f"a fleet in {unit.loc} cannot reach {self.dst}")
+            return replace(self, loc=unit.loc)
+        options = board.fleet_targets(unit.loc, self.target)
+        if not options:
+            raise IllegalOrder(f"a fleet in {unit.loc} cannot reach {self.target}")
+        if len(options) > 1:
+            raise IllegalOrder(f"say which coast of {self.target}", suggestion=" or ".join(sorted(options)))
+        return replace(self, loc=unit.loc, dst=options[0])
+
+
+@dataclass(frozen=True)
+class Support(Order):
+    """Support to hold (`dst` empty) or to move into province `dst`."""
+
+    target_kind: str = ""
+    target_loc: str = ""
+    dst: str = ""
+
+    verb: ClassVar[str] = "support"
+
+    def __str__(self) -> str:
+        supported = f"{self.target_kind} {self.target_loc}".strip()
+        return f"{self.unit_text} S {supported}" + (f" - {self.dst}" if self.dst else "")
+
+    @property
+    def target(self) -> str:
+        return province_of(self.target_loc)
+
+    @property
+    def aim(self) -> str:
+        """The province the support is given into (where a cutting attack may not come from)."""
+        return province_of(self.dst) if self.dst else self.target
+
+    @classmethod
+    def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
+        target_kind, target_loc = cur.unit(kind_required=False)
+        verb = cur.verb()
+        if verb == "move":
+            return cls(kind, loc, target_kind, target_loc, province_of(cur.location()))
+        if verb not in ("", "hold"):
+            raise InvalidOrder("a support is 'S A PAR' (to hold) or 'S A PAR - BUR' (to move)")
+        return cls(kind, loc, target_kind, target_loc, "")
+
+    def validate(self, board: Board, unit: Unit, units: dict[str, Unit]) -> Support:
+        supported = units.get(self.target)
+        if supported is None:
+            raise IllegalOrder(f"there is no unit in {self.target} to support")
+        if self.target_kind and self.target_kind != supported.kind:
+            raise IllegalOrder(f"the unit in {self.target} is not {'an army' if self.target_kind == 'A' else 'a fleet'}")
+        if self.target == unit.province:
+            raise IllegalOrder("a unit cannot support itself")
+        if not board.can_reach(unit.kind, unit.loc, self.aim):
+            raise IllegalOrder(f"{unit.kind} {unit.loc} cannot reach {self.aim}, so cannot support there")
+        return replace(self, loc=unit.loc, target_kind=supported.kind, target_loc=supported.loc)
+
+
+@dataclass(frozen=True)
+class Convoy(Order):
+    army_loc: str = ""
+    dst: str = ""
+
+    verb: ClassVar[str] = "convoy"
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} C A {self.army_loc} - {self.dst}"
+
+    @classmethod
+    def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
+        army_kind, army_loc = cur.unit(kind_required=False)
+        if army_kind == "F":
+            raise IllegalOrder("only armies can be convoyed")
+        if cur.verb() != "move":
+            raise InvalidOrder("a convoy is 'C A LON - BEL'")
+        return cls(kind, loc, province_of(army_loc), province_of(cur.location()))
+
+    def validate(self, board: Board, unit: Unit, units: dict[str, Unit]) -> Convoy:
+        if unit.kind != "F" or not board.is_sea(unit.province):
+            raise IllegalOrder("only fleets at sea can convoy")
+        army = units.get(self.army_loc)
+        if army is None or army.kind != "A":
+            raise IllegalOrder(f"there is no army in {self.army_loc} to convoy")
+        if not board.convoy_possible(self.army_loc, self.dst, via=unit.province):
+            raise IllegalOrder(f"no convoy through {unit.province} can take an army from {self.army_loc} to {self.dst}")
+        return replace(self, loc=unit.loc)
+
+
+@dataclass(frozen=True)
+class Retreat(Order):
+    dst: str = ""
+
+    verb: ClassVar[str] = "retreat"
+    phases: ClassVar[tuple[str, ...]] = ("retreat",)
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} R {self.dst}"
+
+    @property
+    def target(self) -> str:
+        return province_of(self.dst)
+
+    @classmethod
+    def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
+        return cls(kind, loc, cur.location())
+
+
+@dataclass(frozen=True)
+class Disband(Order):
+    """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
+
+    verb: ClassVar[str] = "disband"
+    phases: ClassVar[tuple[str, ...]] = ("retreat", "adjustment")
+
+    def __str__(self) -> str:
+        return f"{self.unit_text} D"
+
+
+@dataclass(frozen=True)
+class Build(Order):
+    verb: ClassVar[str] = "build"
+    phases: ClassVar[tuple[str, ...]] = ("adjustment",)
+
+    def __str__(self) -> str:
+        return f"BUILD {self.unit_text}"
+
+
+@dataclass(frozen=True)
+class Waive(Order):
+    """Give up one build."""
+
+    verb: ClassVar[str] = "waive"
+    phases: ClassVar[tuple[str, ...]] = ("adjustment",)
+
+    def __str__(self) -> str:
+        return "WAIVE"
+
+    @classmethod
+    def read_after_verb(cls, cur: _Cursor) -> Order:
+        return cls("", "")
+
+
+_BY_VERB: dict[str, type[Order]] = {
+    "hold": Hold, "move": Move, "support": Support, "convoy": Convoy,
+    "retreat": Retreat, "disband": Disband, "build": Build,
+}
+_LEADING: dict[str, type[Order]] = {"build": Build, "disband": Disband, "waive": Waive}

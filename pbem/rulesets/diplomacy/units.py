@@ -1,0 +1,56 @@
+"""Units on the board and their one-line text form ("England: F SPA/SC")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.orders import InvalidOrder
+from pbem.rulesets.diplomacy.board import Board, province_of
+
+KIND_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit of a power at a location (a province, or a coast of one for fleets)."""
+
+    power: str
+    kind: str
+    loc: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.loc)
+
+    def __str__(self) -> str:
+        return f"{self.power}: {self.kind} {self.loc}"
+
+    @classmethod
+    def parse(cls, text: str, board: Board) -> Unit:
+        """Read "Power: T LOC"; the location may use a full name or alias."""
+        from pbem.rulesets.diplomacy.orders import parse_location
+
+        power, sep, rest = text.partition(":")
+        if not sep:
+            raise InvalidOrder(f"expected 'Power: T LOC', got {text!r}")
+        words = rest.split()
+        if len(words) < 2 or words[0].casefold() not in KIND_WORDS:
+            raise InvalidOrder(f"expected a unit like 'A PAR' or 'F SPA/SC', got {rest.strip()!r}")
+        kind = KIND_WORDS[words[0].casefold()]
+        loc = parse_location(" ".join(words[1:]), board)
+        return cls(board.power_names.lookup(power.strip()), kind, placed(kind, loc, board))
+
+
+def placed(kind: str, loc: str, board: Board) -> str:
+    """Check that a unit of `kind` can stand at `loc`; armies ignore coasts."""
+    prov = board.provinces[province_of(loc)]
+    if kind == "A":
+        if prov.kind == "sea":
+            raise InvalidOrder(f"an army cannot be in {prov.name}")
+        return prov.id
+    if prov.kind == "land":
+        raise InvalidOrder(f"a fleet cannot be in {prov.name}")
+    if prov.coasts and loc == prov.id:
+        raise InvalidOrder(f"say which coast of {prov.name} the fleet is on",
+                           suggestion=" or ".join(board.locations(prov.id)))
+    return loc
