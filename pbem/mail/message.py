@@ -1,0 +1,455 @@
+"""One incoming email as a Submission: who sent it, the order text, and whether a machine
+sent it (then it must never be answered, or two robots mail each other forever).
+
+Whatever arrives (broken MIME, unknown charsets, garbage bytes) gives a Submission with
+problems noted; one bad mail must never stop a tick.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import message_from_bytes
+from email.message import Message
+from email.policy import Compat32
+from email.quoprimime import header_decode
+from email.utils import collapse_rfc2231_value, parseaddr, parsedate_to_datetime
+from html.parser import HTMLParser
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What pbem needs from one incoming mail."""
+
+    message_id: str
+    """The Message-ID with <>, or "<sha256-HEX@pbem.invalid>" from the raw bytes."""
+    sender: str
+    """Bare From address, lower-cased; "" when there is none."""
+    sender_name: str
+    subject: str
+    date: datetime | None
+    """Aware datetime from the Date header; None if missing or unparseable."""
+    text: str
+    """The orders: body without quoted reply and signature, then any .txt attachments."""
+    references: tuple[str, ...]
+    """References then In-Reply-To ids, for threading replies."""
+    auto: str
+    """Empty for a person's mail, else why it must never be answered: "bounce",
+    "auto-submitted", "mailing-list" or "precedence"."""
+    size: int
+    too_large: bool
+    """size > max_bytes; the body is not read and text is ""."""
+    problems: tuple[str, ...]
+    """Human-readable notes on what could not be read cleanly."""
+
+
+def parse_message(raw: bytes, *, max_bytes: int = 256 * 1024) -> Submission:
+    """Read one raw mail; never raises."""
+    problems: list[str] = []
+    too_large = len(raw) > max_bytes
+    msg = message_from_bytes(_head(raw) if too_large else raw, policy=_LENIENT)
+    sender_name, sender = _sender(msg, problems)
+    if too_large:
+        problems.append(f"message too large ({len(raw)} bytes, limit {max_bytes})")
+    return Submission(
+        message_id=_message_id(msg, raw),
+        sender=sender,
+        sender_name=sender_name,
+        subject=_header(msg, "Subject", problems),
+        date=_date(msg),
+        text="" if too_large else _safe_order_text(msg, problems),
+        references=_references(msg),
+        auto=_auto(msg, sender),
+        size=len(raw),
+        too_large=too_large,
+        problems=tuple(dict.fromkeys(problems)),
+    )
+
+
+# --- headers ---------------------------------------------------------------------------
+
+
+class _LenientPolicy(Compat32):
+    """compat32 parsing, but header values come back as one unfolded str, raw 8-bit
+    bytes read as UTF-8 (else latin-1) instead of an opaque Header object."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        data = value.encode("utf-8", "surrogateescape")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        return re.sub(r"\r?\n(?=[ \t])", "", text)
+
+
+_LENIENT = _LenientPolicy()
+_ID = re.compile(r"<[^<>\s]+>")
+_ENCODED_WORD = re.compile(r"=\?([^?\s*]+)(?:\*[^?\s]*)?\?([QqBb])\?([^?\s]*)\?=")
+
+
+def _head(raw: bytes) -> bytes:
+    """The header block alone: a too-large mail gets a reply but its body is never read."""
+    ends = (raw.find(b"\n\n"), raw.find(b"\r\n\r\n"))
+    return raw[: min((end for end in ends if end >= 0), default=len(raw))]
+
+
+def _header(msg: Message, name: str, problems: list[str]) -> str:
+    return _decode_words(str(msg.get(name, "")), problems).strip()
+
+
+def _decode_words(value: str, problems: list[str]) -> str:
+    """Decode RFC 2047 encoded words; whitespace between two encoded words goes."""
+    parts: list[str] = []
+    position = 0
+    for match in _ENCODED_WORD.finditer(value):
+        between = value[position : match.start()]
+        if not position or between.strip():
+            parts.append(between)
+        parts.append(_decode_word(match, problems))
+        position = match.end()
+    parts.append(value[position:])
+    return "".join(parts)
+
+
+def _decode_word(match: re.Match[str], problems: list[str]) -> str:
+    charset, encoding, text = match.groups()
+    try:
+        if encoding in "Bb":
+            data = base64.b64decode(text + "=" * (-len(text) % 4))
+        else:
+            data = header_decode(text).encode("latin-1")
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        return match.group()
+    return _decode(data, charset, problems)
+
+
+def _sender(msg: Message, problems: list[str]) -> tuple[str, str]:
+    name, address = parseaddr(str(msg.get("From", "")))
+    if not address:
+        problems.append("no sender address")
+    return _decode_words(name, problems).strip(), address.strip().lower()
+
+
+def _message_id(msg: Message, raw: bytes) -> str:
+    """The Message-ID, else a hash of the content (line endings normalised, so the same
+    mail read over IMAP or from a Maildir gets the same id)."""
+    value = str(msg.get("Message-ID", "")).strip()
+    if found := _ID.search(value):
+        return found.group()
+    if re.fullmatch(r"[^<>\s]+", value):
+        return f"<{value}>"
+    digest = hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
+    return f"<sha256-{digest}@pbem.invalid>"
+
+
+def _references(msg: Message) -> tuple[str, ...]:
+    ids = _ID.findall(f"{msg.get('References', '')} {msg.get('In-Reply-To', '')}")
+    return tuple(dict.fromkeys(ids))
+
+
+def _date(msg: Message) -> datetime | None:
+    try:
+        parsed = parsedate_to_datetime(str(msg.get("Date", "")))
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+# --- machine mail ----------------------------------------------------------------------
+
+
+def _auto(msg: Message, sender: str) -> str:
+    """Why this mail must never be answered (RFC 3834), or ""; a bounce counts first
+    because bounces usually also say Auto-Submitted."""
+    if _is_bounce(msg, sender):
+        return "bounce"
+    if _value(msg, "Auto-Submitted") not in ("", "no") or _has(msg, "X-Autoreply", "X-Autorespond"):
+        return "auto-submitted"
+    if _has(msg, "List-Id", "List-Unsubscribe"):
+        return "mailing-list"
+    if _value(msg, "Precedence") in ("bulk", "junk", "list", "auto_reply"):
+        return "precedence"
+    return ""
+
+
+def _is_bounce(msg: Message, sender: str) -> bool:
+    return (
+        _value(msg, "Return-Path") == "<>"
+        or sender.partition("@")[0] in ("mailer-daemon", "postmaster")
+        or msg.get_content_type() == "multipart/report"
+        or _has(msg, "X-Failed-Recipients")
+    )
+
+
+def _value(msg: Message, name: str) -> str:
+    """A header's main value, lower-cased, without parameters."""
+    return str(msg.get(name, "")).partition(";")[0].strip().lower()
+
+
+def _has(msg: Message, *names: str) -> bool:
+    return any(name in msg for name in names)
+
+
+# --- body ------------------------------------------------------------------------------
+
+
+def _safe_order_text(msg: Message, problems: list[str]) -> str:
+    try:
+        return _order_text(msg, problems)
+    except Exception as error:  # the email package has crashed on hostile MIME before
+        problems.append(f"could not read the message body ({type(error).__name__})")
+        return ""
+
+
+def _order_text(msg: Message, problems: list[str]) -> str:
+    """The body without reply and signature; .txt attachments are taken whole after it."""
+    body, files = _texts(msg, problems)
+    text = _tidy(strip_reply(body))
+    attached = "\n\n".join(_tidy(file) for file in files if file.strip())
+    if not text:
+        text = attached
+    elif attached:
+        text = f"{text}\n\n{attached}"
+    if not text and "no readable text part" not in problems:
+        problems.append("no text in the message")
+    return text
+
+
+def _texts(msg: Message, problems: list[str]) -> tuple[str, list[str]]:
+    """The body (plain text preferred over HTML) and the texts of .txt attachments."""
+    found: dict[str, list[str]] = {"plain": [], "html": [], "file": []}
+    for part in _leaves(msg):
+        kind = _kind(part)
+        if kind == "broken":
+            problems.append("broken MIME structure, read as plain text")
+            kind = "plain"
+        if kind:
+            found[kind].append(_part_text(part, problems))
+    if not any(found.values()):
+        problems.append("no readable text part")
+    body = "\n".join(found["plain"])
+    if not body.strip():  # some clients send an empty plain alternative to an HTML mail
+        body = "\n".join(html_to_text(page) for page in found["html"])
+    return body, found["file"]
+
+
+def _leaves(part: Message) -> Iterator[Message]:
+    """Leaf parts in order; forwarded messages are skipped (not the sender's orders)."""
+    if not part.is_multipart():
+        yield part
+        return
+    for sub in part.get_payload():
+        if isinstance(sub, Message) and sub.get_content_maintype() != "message":
+            yield from _leaves(sub)
+
+
+def _kind(part: Message) -> str:
+    """What a part holds: "plain", "html", "file" (a .txt attachment), "broken" (a
+    multipart without parts), or "" (nothing that can hold orders)."""
+    content_type = part.get_content_type()
+    filename = part.get_filename() or ""
+    attachment = part.get_content_disposition() == "attachment"
+    if filename.lower().endswith(".txt") or (attachment and content_type == "text/plain"):
+        return "file"
+    if attachment:
+        return ""
+    if content_type in ("text/plain", "text/html"):
+        return content_type[5:]
+    return "broken" if part.get_content_maintype() == "multipart" else ""
+
+
+def _part_text(part: Message, problems: list[str]) -> str:
+    data = part.get_payload(decode=True)
+    if not isinstance(data, bytes):
+        return ""
+    text = _normalise(_decode(data, part.get_content_charset(), problems))
+    if _param(part, "format") == "flowed":
+        text = _unflow(text, delsp=_param(part, "delsp") == "yes")
+    return text
+
+
+def _param(part: Message, name: str) -> str:
+    value = part.get_param(name)
+    return str(collapse_rfc2231_value(value) if value else "").strip().lower()
+
+
+def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
+    """Bytes to text by the declared charset; an unknown charset is read as latin-1, and
+    text that does not fit its charset is tried as UTF-8, then Windows-1252."""
+    declared = (charset or "").strip().lower()
+    for name in dict.fromkeys([declared or "utf-8", "utf-8", "cp1252"]):
+        try:
+            text = data.decode(name)
+        except LookupError:
+            problems.append(f"undecodable charset {declared}, read as latin-1")
+            return data.decode("latin-1")
+        except ValueError:
+            continue
+        if name != (declared or "utf-8"):
+            problems.append(f"text does not fit charset {declared or 'utf-8'}, read as {name}")
+        return text
+    problems.append("text fits no known charset, read as latin-1")
+    return data.decode("latin-1")
+
+
+_INVISIBLE = [*range(0, 9), *range(11, 32), 0x7F, 0xAD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]
+_CLEAN = {code: None for code in _INVISIBLE} | {0xA0: " ", 0x2007: " ", 0x202F: " ", 0x2011: "-"}
+
+
+def _normalise(text: str) -> str:
+    """LF line ends; no BOM, control or zero-width characters; non-breaking spaces and
+    hyphens as plain ones (word processors put them into orders like "T5-T6")."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.translate(_CLEAN)
+
+
+def _unflow(text: str, *, delsp: bool) -> str:
+    """Rejoin format=flowed soft line breaks (RFC 3676) so a long order stays one line;
+    quoted lines are left alone, they are stripped anyway."""
+    lines: list[str] = []
+    soft = False
+    for line in text.split("\n"):
+        quoted = line.startswith(">")
+        if not quoted and line.startswith(" "):
+            line = line[1:]
+        if soft and not quoted:
+            lines[-1] += line
+        else:
+            lines.append(line)
+        soft = not quoted and line.endswith(" ") and line != "-- "
+        if soft and delsp:
+            lines[-1] = lines[-1][:-1]
+    return "\n".join(lines)
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, no blank lines at either end."""
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+# --- HTML ------------------------------------------------------------------------------
+
+_HIDDEN = frozenset({"script", "style", "title", "template"})
+_BLOCKS = frozenset(
+    {"p", "div", "li", "tr", "table", "ul", "ol", "dl", "dt", "dd", "blockquote", "pre"}
+    | {"h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "address"}
+)
+
+
+class _HtmlText(HTMLParser):
+    """Collects the visible text of an HTML mail, one line per block, with blockquotes
+    marked "> " so quoted replies are stripped like plain-text ones."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self._line: list[str] = []
+        self._hidden = self._pre = self._quote = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _HIDDEN:
+            self._hidden += 1
+        elif tag in ("br", "hr"):
+            self.end_line(force=True)
+        elif tag in _BLOCKS:
+            self.end_line()
+            self._nest(tag, 1)
+        elif tag in ("td", "th"):
+            self._line.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN:
+            self._hidden = max(0, self._hidden - 1)
+        elif tag in _BLOCKS:
+            self.end_line()
+            self._nest(tag, -1)
+
+    def handle_data(self, data: str) -> None:
+        if self._hidden:
+            return
+        first, *rest = data.split("\n") if self._pre else [data]
+        self._line.append(first)
+        for line in rest:
+            self.end_line(force=True)
+            self._line.append(line)
+
+    def end_line(self, *, force: bool = False) -> None:
+        """Finish the current line; a block holding only &nbsp; is a blank line (Outlook)."""
+        raw = "".join(self._line)
+        text = raw.rstrip() if self._pre else " ".join(raw.split())
+        self._line = []
+        if text or force or "\xa0" in raw:
+            self.lines.append("> " * self._quote + text)
+
+    def _nest(self, tag: str, step: int) -> None:
+        if tag == "pre":
+            self._pre = max(0, self._pre + step)
+        elif tag == "blockquote":
+            self._quote = max(0, self._quote + step)
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of an HTML mail: blocks and <br> become line breaks (<hr> a blank
+    line), entities are decoded, scripts and styles dropped, blockquotes marked "> "."""
+    parser = _HtmlText()
+    try:
+        parser.feed(re.sub(r"<!\[.*?\]>", "", html, flags=re.S))  # Outlook's <![if ...]>
+        parser.close()
+    except AssertionError:  # html.parser's reaction to some malformed markup
+        pass
+    parser.end_line()
+    text = _normalise("\n".join(parser.lines))
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+# --- replies and signatures ------------------------------------------------------------
+
+_SIGNATURE = re.compile(r"--[ \t]*")
+_SEPARATOR = re.compile(r"\s*_{20,}\s*")
+_ORIGINAL = re.compile(
+    r"\s*-{3,}\s*(original message|ursprüngliche nachricht|message d'origine"
+    r"|mensaje original|messaggio originale)\s*-{3,}\s*",
+    re.IGNORECASE,
+)
+_ATTRIBUTION = re.compile(
+    r"\s*(On|Am|Le|El|Il|Op|Den)\s.*\d.*"
+    r"\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b.*:\s*"
+)
+_OUTLOOK_NEXT = re.compile(r"\s*\**(Sent|Date)\**:")
+
+
+def strip_reply(text: str) -> str:
+    """Everything above the first quoted reply or signature: a "-- " (or "--") line, a
+    ">" line, an "On ... wrote:" line, an Outlook "-----Original Message-----" or
+    "From:/Sent:" header block, or a "____" separator."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    kept = lines[: next((i for i in range(len(lines)) if _reply_starts(lines, i)), len(lines))]
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return "\n".join(kept)
+
+
+def _reply_starts(lines: list[str], i: int) -> bool:
+    line = lines[i]
+    following = lines[i + 1] if i + 1 < len(lines) else ""
+    return (
+        _SIGNATURE.fullmatch(line) is not None
+        or line.lstrip().startswith(">")
+        or _SEPARATOR.fullmatch(line) is not None
+        or _ORIGINAL.fullmatch(line) is not None
+        or _ATTRIBUTION.fullmatch(line) is not None
+        or (line.startswith("On ") and _ATTRIBUTION.fullmatch(f"{line} {following}") is not None)
+        or _outlook_header(lines, i, following)
+    )
+
+
+def _outlook_header(lines: list[str], i: int, following: str) -> bool:
+    """A "From:" line after a blank line (or at the top), followed by "Sent:" or "Date:"."""
+    after_blank = i == 0 or not lines[i - 1].strip()
+    starts = re.match(r"\s*\**From:", lines[i]) is not None
+    return after_blank and starts and _OUTLOOK_NEXT.match(following) is not None

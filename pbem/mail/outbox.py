@@ -1,0 +1,96 @@
+"""Delivering outgoing mail (SMTP comes later). A retry after a crash must not flood
+players, so every transport delivers each Message-ID at most once."""
+
+from __future__ import annotations
+
+import hashlib
+import mailbox
+import os
+from collections.abc import Mapping
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol
+
+
+class Transport(Protocol):
+    def send(self, msg: EmailMessage) -> None:
+        """Deliver msg, unless its Message-ID was delivered before."""
+        ...
+
+
+class MaildirTransport:
+    """Delivers into a local Maildir (created if missing), the embedded default outbox.
+
+    The file name is derived from the Message-ID and created with link(), which never
+    overwrites, so a resend after a crash finds the first copy. `.delivered` in the Maildir
+    lists every delivered id (append-only, fsync'd): a mail someone already took out of
+    the Maildir is not delivered again either.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        mailbox.Maildir(self.path, create=True)
+        self._index = self.path / ".delivered"
+
+    def send(self, msg: EmailMessage) -> None:
+        message_id = str(msg.get("Message-ID", "")).strip()
+        if not message_id:
+            raise ValueError("outgoing mail needs a Message-ID (compose sets one)")
+        if message_id in self._delivered():
+            return
+        name = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+        if not self._stored(name):
+            self._write(name, msg.as_bytes())
+        self._record(message_id)
+
+    def _delivered(self) -> set[str]:
+        if not self._index.exists():
+            return set()
+        return set(self._index.read_text(encoding="utf-8").splitlines())
+
+    def _stored(self, name: str) -> bool:
+        """Still in new/, or moved to cur/ (with flags) by a mail client."""
+        return (self.path / "new" / name).exists() or any(
+            (self.path / "cur").glob(f"{name}{mailbox.Maildir.colon}*")
+        )
+
+    def _write(self, name: str, data: bytes) -> None:
+        """The Maildir way: write to tmp/, fsync, then link into new/."""
+        temporary = self.path / "tmp" / name
+        with open(temporary, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, self.path / "new" / name)
+        except FileExistsError:
+            pass
+        finally:
+            temporary.unlink(missing_ok=True)
+        _fsync_directory(self.path / "new")
+
+    def _record(self, message_id: str) -> None:
+        with open(self._index, "a", encoding="utf-8") as file:
+            file.write(message_id + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+
+
+def open_transport(spec: Mapping[str, str], base: Path) -> Transport:
+    """The transport a campaign's settings describe, e.g. {"type": "maildir", "path":
+    "outbox"}; a relative path is taken from base (the campaign folder)."""
+    kind = spec.get("type", "")
+    if kind != "maildir":
+        raise ValueError(f"unknown transport type {kind!r}; expected one of: maildir")
+    if not spec.get("path"):
+        raise ValueError("the maildir transport needs a path")
+    return MaildirTransport(Path(base) / spec["path"])
+
+
+def _fsync_directory(path: Path) -> None:
+    """Make a new directory entry durable before the delivery is recorded."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
