@@ -34,7 +34,7 @@ from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
     HOLD, MOVE, SUPPORT, DRState, FactionOrders, Order, Token,
 )
-from pbem.rulesets.daemon_rift.validate import order_problem
+from pbem.rulesets.daemon_rift.validate import order_problem, support_origin_problem
 
 ENVELOPE_COMMANDS = ("CLEAR", "STATUS", "HELP", "PASSWORD", "RESULT")
 DISBAND = "disband"
@@ -139,7 +139,7 @@ def parse_order(ctx: _Context, line: str) -> Order:
     else:
         raise InvalidOrder("not understood: expected H, M <path>, S <token> [<from>-<to>]",
                            suggestion=f"{token.id} H")
-    reason = order_problem(ctx.state, ctx.gmap, ctx.rules, order)
+    reason = order_problem(ctx.state, ctx.gmap, ctx.rules, order) or support_origin_problem(ctx.state, order)
     if reason:
         raise IllegalOrder(reason)
     return order
@@ -273,7 +273,7 @@ def _order_line(ctx: _Context, parsed: Parsed, seen: dict[str, tuple[int, str]],
 
 def _line_token(ctx: _Context, line: str) -> str:
     """The submitter's token a line orders; anything else is not an order line."""
-    first = line.split()[0]
+    first = line.replace("->", " -> ").split()[0]
     if not _TOKEN.match(first):
         raise InvalidOrder("not understood: an order starts with a token id, a field starts with "
                            "RETREAT, ROLLOFF, PLACE or REMOVE")

@@ -36,7 +36,7 @@ def order_problem(state: DRState, gmap: GameMap, rules: RuleBook, order: Order) 
     if order.kind == MOVE:
         return move_problem(state, gmap, rules, token, order.path)
     if order.kind == SUPPORT:
-        return support_problem(state, gmap, rules, token, order) or support_origin_problem(state, order)
+        return support_problem(state, gmap, rules, token, order)
     return f"unknown order kind {order.kind!r}"
 
 
