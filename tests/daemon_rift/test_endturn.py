@@ -7,12 +7,12 @@ specials S1, S2 and the objective O lie off the grid so that scores match the ca
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
 import tomli_w
-import tomllib
 
 from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
@@ -406,7 +406,7 @@ def load() -> RuleBook:
 
 
 def test_dr_tok_16_red_at_9_territories_gets_r3_with_a_new_list_placed_by_preference_in_t2() -> None:
-    state, report = tok16()
+    _, report = tok16()
     assert counts(report)["R"] == (9, 3, 0)
     assert Placement("R-3", "R", "T2", "new", 2250) in report.placements
     assert [(r.token, r.points, r.new) for r in report.lists_requested if r.faction == "R"] == [("R-3", 2250, True)]
@@ -588,7 +588,7 @@ def sc10(blue_land: int) -> tuple[DRState, EndOfTurn]:
 
 
 def test_sc_10_dr_tok_4_blue_at_13_loses_b_d1() -> None:
-    state, report = sc10(13)
+    _, report = sc10(13)
     assert counts(report)["B"] == (13, 3, 0)
     assert report.removals == [Removal("B-D1", "B", "T6", "", "count")]
 
@@ -615,6 +615,13 @@ def test_dr_gen_1_dr_vp_1_after_turn_15_the_campaign_is_over_with_final_standing
     assert (state.phase, state.turn, report.final, report.next_turn, report.phase) == ("over", 15, True, 0, "over")
     assert [(s.faction, s.rank, s.winner) for s in report.scores] == [("R", 1, True), ("B", 2, False)]
     with pytest.raises(ValueError, match="over"):
+        run(state, rules)
+
+
+def test_dr_set_5_no_step_c_before_every_list_1_is_approved(rules: RuleBook) -> None:
+    state = rb_state({"R-1": "T1"}, land("R", RED_HOME), turn=1)
+    state.phase = "lists"
+    with pytest.raises(ValueError, match="lists"):
         run(state, rules)
 
 

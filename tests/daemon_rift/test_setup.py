@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 import pytest
 import tomli_w
-import tomllib
 
 from pbem.mapdata import GameMap, map_from_dict
 from pbem.rulebook import RuleBook

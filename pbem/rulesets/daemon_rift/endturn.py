@@ -25,8 +25,8 @@ from pbem.rulesets.daemon_rift.model import (
     FactionOrders, Token, TurnFacts, defensive_id, token_id,
 )
 from pbem.rulesets.daemon_rift.scoring import PHASE_OVER, Score, final_standings, scores
+from pbem.rulesets.daemon_rift.setup import PHASE_LISTS, PHASE_ORDERS
 
-PHASE_ORDERS = "orders"
 FAR = 1 << 30                                # distance of a stronghold that cannot be reached
 
 # Sources of an added token (DR-TOK-8) and the `tokens.add_list_priority` names for them.
@@ -141,8 +141,8 @@ class EndOfTurn:
 def end_turn(state: DRState, gmap: GameMap, rules: RuleBook, facts: TurnFacts,
              submitted: dict[str, FactionOrders]) -> EndOfTurn:
     """Run Step C on `state` in place; `submitted` is keyed by faction id."""
-    if state.phase == PHASE_OVER:
-        raise ValueError("the campaign is over")
+    if state.phase in (PHASE_OVER, PHASE_LISTS):
+        raise ValueError(f"no turn is running: the campaign is in phase {state.phase!r}")
     report = EndOfTurn(turn=state.turn, retreated=dict(facts.retreated), destroyed=list(facts.eliminated))
     report.control_changes = update_control(state, facts, rules)
     eliminate_factions(state, rules, report)
