@@ -11,7 +11,7 @@ fine) so that the parser can give the same verdict in the acknowledgement mail.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Mapping
 
 from pbem.dice import Dice
 from pbem.mapdata import GameMap
@@ -260,30 +260,29 @@ def _artillery_fails(token: Token, order: Order, steps: list[Step], rules: RuleB
 
 
 def _intercept(state: DRState, eff: Effective) -> None:
-    """DR-SPD-9: hostile moves whose paths share a territory stop where they first meet."""
+    """DR-SPD-9: hostile moves whose paths share a territory stop where they first meet.
+
+    Every round cuts each move against all hostile paths at once, so the result does
+    not depend on the order tokens are looked at; rounds repeat until nothing changes.
+    """
     movers = [t for t in token_order(state) if eff.orders[t.id].kind == MOVE]
-    changed = True
-    while changed:
-        changed = False
-        for a, b in _hostile_pairs(movers):
-            path_a, path_b = eff.orders[a.id].path, eff.orders[b.id].path
-            cut_a, cut_b = cut_back(path_a, path_b), cut_back(path_b, path_a)
-            for token, old, new in ((a, path_a, cut_a), (b, path_b, cut_b)):
-                if new != old:
-                    eff.intercepted.setdefault(token.id, list(old))
-                    eff.orders[token.id] = Order(token.id, MOVE, new, champion=eff.orders[token.id].champion)
-                    changed = True
+    while True:
+        paths = {t.id: eff.orders[t.id].path for t in movers}
+        cuts = {t.id: cut_back(paths[t.id], _hostile_territories(t, movers, paths)) for t in movers}
+        changed = {ident: path for ident, path in cuts.items() if path != paths[ident]}
+        if not changed:
+            return
+        for ident, path in changed.items():
+            eff.intercepted.setdefault(ident, list(paths[ident]))
+            eff.orders[ident] = Order(ident, MOVE, path, champion=eff.orders[ident].champion)
 
 
-def _hostile_pairs(movers: list[Token]) -> Iterator[tuple[Token, Token]]:
-    for i, a in enumerate(movers):
-        for b in movers[i + 1:]:
-            if a.faction != b.faction:
-                yield a, b
+def _hostile_territories(token: Token, movers: list[Token], paths: Mapping[str, tuple[str, ...]]) -> set[str]:
+    return {t for other in movers if other.faction != token.faction for t in paths[other.id]}
 
 
-def cut_back(own: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, ...]:
-    """`own` ended at its first territory that also lies on `other`."""
+def cut_back(own: tuple[str, ...], other: Collection[str]) -> tuple[str, ...]:
+    """`own` ended at its first territory that also lies in `other`."""
     for i, territory in enumerate(own):
         if territory in other:
             return own[:i + 1]
