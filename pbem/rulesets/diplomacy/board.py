@@ -65,20 +65,12 @@ class Board:
     army_adj: dict[str, frozenset[str]]
     fleet_adj: dict[str, frozenset[str]]
     fleet_reach: dict[str, frozenset[str]] = field(init=False)
-    sea_region: dict[str, int] = field(init=False)
-    coast_regions: dict[str, frozenset[int]] = field(init=False)
     names: NameIndex = field(init=False)
     power_names: NameIndex = field(init=False)
 
     def __post_init__(self) -> None:
         self.fleet_reach = {
             loc: frozenset(province_of(t) for t in targets) for loc, targets in self.fleet_adj.items()
-        }
-        self.sea_region = _sea_regions(self)
-        self.coast_regions = {
-            p: frozenset(self.sea_region[s] for s in self.army_seas(p))
-            for p, prov in self.provinces.items()
-            if prov.kind == "coast"
         }
         self.names = NameIndex({p.id: (p.name, *p.aliases) for p in self.provinces.values()})
         self.power_names = NameIndex(
@@ -122,31 +114,67 @@ class Board:
         """Locations of `prov` a fleet at `src` can move to."""
         return [t for t in self.fleet_adj.get(src, ()) if province_of(t) == prov]
 
-    def convoy_possible(self, src: str, dst: str, via: str | None = None) -> bool:
-        """Whether some chain of seas (through `via`, if given) links two coastal provinces."""
-        if src == dst or src not in self.coast_regions or dst not in self.coast_regions:
-            return False
-        common = self.coast_regions[src] & self.coast_regions[dst]
-        if via is None:
-            return bool(common)
-        return self.is_sea(via) and self.sea_region.get(via) in common
+    def sea_routes(self, fleet_seas: Iterable[str]) -> SeaRoutes:
+        """Which convoys the fleets now at sea could make (DATC 4.E.1: orders
+        impossible in the current position are illegal)."""
+        return SeaRoutes(self, fleet_seas)
 
 
-def _sea_regions(board: Board) -> dict[str, int]:
-    """Number the connected groups of sea provinces: a convoy never leaves its group."""
-    region: dict[str, int] = {}
-    for start, prov in board.provinces.items():
-        if prov.kind != "sea" or start in region:
-            continue
-        stack, region[start] = [start], len(region)
-        number = region[start]
+class SeaRoutes:
+    """Groups of adjacent seas holding fleets: an army can only be convoyed
+    between two coasts that touch one group, through a fleet of that group."""
+
+    def __init__(self, board: Board, fleet_seas: Iterable[str]) -> None:
+        self.board = board
+        seas = set(fleet_seas)
+        self.group: dict[str, int] = {}
+        for start in seas:
+            if start not in self.group:
+                self._flood(start, seas, len(self.group))
+        self._touching: dict[str, set[int]] = {}
+
+    def _flood(self, start: str, seas: set[str], number: int) -> None:
+        stack, self.group[start] = [start], number
         while stack:
-            for t in board.fleet_adj.get(stack.pop(), ()):
-                p = province_of(t)
-                if board.is_sea(p) and p not in region:
-                    region[p] = number
+            for p in self.board.fleet_reach.get(stack.pop(), ()):
+                if p in seas and p not in self.group:
+                    self.group[p] = number
                     stack.append(p)
-    return region
+
+    def touching(self, prov: str) -> set[int]:
+        found = self._touching.get(prov)
+        if found is None:
+            found = {self.group[s] for s in self.board.army_seas(prov) if s in self.group}
+            self._touching[prov] = found
+        return found
+
+    def possible(self, src: str, dst: str, via: str | None = None) -> bool:
+        """Whether fleets at sea link coastal provinces `src` and `dst`; with `via`,
+        whether that fleet is needed on some route (DATC 6.G.19: a fleet that only
+        lengthens a route cannot convoy, and so cannot show intent)."""
+        coastal = self.board.provinces
+        if src == dst or coastal[src].kind != "coast" or coastal[dst].kind != "coast":
+            return False
+        if via is None:
+            return bool(self.touching(src) & self.touching(dst))
+        return via in self.group and self._leg(src, via, dst) and self._leg(dst, via, src)
+
+    def _leg(self, start: str, via: str, other: str) -> bool:
+        """A chain of fleets from `start` to `via` none of which (but `via`) touches `other`."""
+        reach = self.board.fleet_reach
+        frontier = [s for s in self.board.army_seas(start) if s in self.group]
+        seen = set(frontier)
+        while frontier:
+            sea = frontier.pop()
+            if sea == via:
+                return True
+            if other in reach[sea]:
+                continue
+            for nxt in reach[sea]:
+                if nxt in self.group and nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return False
 
 
 def load_board(path: Path | str) -> Board:

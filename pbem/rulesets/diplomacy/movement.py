@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pbem.adjudicator import Resolver
-from pbem.rulesets.diplomacy.accept import Given, accept_unit_orders
+from pbem.rulesets.diplomacy.accept import Check, Given, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Convoy, Hold, Move, Order, Support
 from pbem.rulesets.diplomacy.results import (
@@ -42,12 +42,16 @@ def adjudicate_movement(
     return table.outcome([r for r in results if r is not None])
 
 
-def _checker(board: Board, at: dict[str, Unit]):  # type: ignore[no-untyped-def]
+def _checker(board: Board, at: dict[str, Unit]) -> Check:
+    routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and board.is_sea(u.province))
+
     def check(order: Order, unit: Unit) -> Order:
         if isinstance(order, Move):
-            return order.validate(board, unit)
-        if isinstance(order, (Support, Convoy)):
+            return order.validate(board, unit, routes)
+        if isinstance(order, Support):
             return order.validate(board, unit, at)
+        if isinstance(order, Convoy):
+            return order.validate(board, unit, at, routes)
         if isinstance(order, Hold):
             return replace(order, loc=unit.loc)
         raise AssertionError(f"unexpected order {order!r}")
@@ -276,14 +280,19 @@ class Movement:
             else:
                 staying.append(unit)
         occupied = {u.province for u in staying}
-        contested = {
-            m.target for p, m in self.moves.items()
-            if not d[(MOVE, p)] and (p not in self.convoyed or d[(PATH, p)])
-        }
+        contested = {m.target for p, m in self.moves.items() if self._stands_off(p)}
         return PhaseResult(
             "movement", results, sort_units(staying),
             sorted(dislodged, key=lambda x: (x.unit.power, x.unit.loc)), [], sorted(contested - occupied),
         )
+
+    def _stands_off(self, src: str) -> bool:
+        """A failed move leaves its target contested, unless it never arrived (no
+        convoy) or lost a head-to-head battle (DATC 6.H.9)."""
+        d = self.decisions
+        if d[(MOVE, src)] or (src in self.convoyed and not d[(PATH, src)]):
+            return False
+        return src not in self.h2h or not d[(MOVE, self.h2h[src])]
 
     def _dislodged_by(self, unit: Unit) -> DislodgedUnit:
         for a in self.moves_to[unit.province]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, normalise
-from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, province_of
+from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, SeaRoutes, province_of
 from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
 
 PHASES = ("movement", "retreat", "adjustment")
@@ -209,18 +209,21 @@ class Move(Order):
             cur.verb()
         return cls(kind, loc, dst, via)
 
-    def validate(self, board: Board, unit: Unit) -> Move:
-        """The move as it will be tried (fleet coast filled in), or IllegalOrder."""
+    def validate(self, board: Board, unit: Unit, routes: SeaRoutes | None = None) -> Move:
+        """The move as it will be tried (fleet coast filled in), or IllegalOrder.
+
+        An army may name a province it cannot reach over land when fleets now at
+        sea could convoy it there; without `routes` (retreats) it may not."""
         if self.target == unit.province:
             raise IllegalOrder("a unit cannot move to the province it is in")
         if unit.kind == "F":
             return self._fleet(board, unit)
         if board.is_sea(self.target):
             raise IllegalOrder(f"an army cannot move to {board.provinces[self.target].name}")
-        if not board.can_move("A", unit.loc, self.target) and not board.convoy_possible(
-            unit.province, self.target
+        if not board.can_move("A", unit.loc, self.target) and not (
+            routes is not None and routes.possible(unit.province, self.target)
         ):
-            raise IllegalOrder(f"{self.target} is not adjacent to {unit.province} and no convoy can reach it")
+            raise IllegalOrder(f"{self.target} is not adjacent to {unit.province} and no fleets at sea can convoy there")
         return replace(self, loc=unit.loc, dst=self.target)
 
     def _fleet(self, board: Board, unit: Unit) -> Move:
@@ -303,13 +306,13 @@ class Convoy(Order):
             raise InvalidOrder("a convoy is 'C A LON - BEL'")
         return cls(kind, loc, province_of(army_loc), province_of(cur.location()))
 
-    def validate(self, board: Board, unit: Unit, units: dict[str, Unit]) -> Convoy:
+    def validate(self, board: Board, unit: Unit, units: dict[str, Unit], routes: SeaRoutes) -> Convoy:
         if unit.kind != "F" or not board.is_sea(unit.province):
             raise IllegalOrder("only fleets at sea can convoy")
         army = units.get(self.army_loc)
         if army is None or army.kind != "A":
             raise IllegalOrder(f"there is no army in {self.army_loc} to convoy")
-        if not board.convoy_possible(self.army_loc, self.dst, via=unit.province):
+        if not routes.possible(self.army_loc, self.dst, via=unit.province):
             raise IllegalOrder(f"no convoy through {unit.province} can take an army from {self.army_loc} to {self.dst}")
         return replace(self, loc=unit.loc)
 
