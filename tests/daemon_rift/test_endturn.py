@@ -327,7 +327,8 @@ def test_dr_tok_9_replacement_never_goes_to_an_original_not_next_to_the_strongho
 
 def test_dr_tok_9_control_is_not_required_unless_the_option_says_so(rules: RuleBook) -> None:
     def placed(book: RuleBook) -> str:
-        state = rb_state({"R-1": "X1", "B-1": "T9"}, land("R", ["T2", "T4"], extra("X", 3)) | land("B", BLUE_HOME, ["T1"]))
+        control = land("R", ["T2", "T4"], extra("X", 3)) | land("B", BLUE_HOME, ["T1"])
+        state = rb_state({"R-1": "X1", "B-1": "T9"}, control)
         return run(state, book).placements[0].territory
 
     assert placed(rules) == "T1"
