@@ -30,13 +30,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(wanted: str = "") -> argparse.ArgumentParser:
+    """The parser; only the command being run imports its module."""
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.set_defaults(_module=module)
-        _load(module).add_arguments(cmd)
+        if name == wanted:
+            _load(module).add_arguments(cmd)
     return parser
 
 
@@ -45,7 +47,9 @@ def _load(module: str):  # type: ignore[no-untyped-def]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    wanted = next((a for a in argv if not a.startswith("-")), "")
+    parser = build_parser(wanted)
     args = parser.parse_args(argv)
     if not getattr(args, "_module", None):
         parser.print_help()

@@ -22,6 +22,7 @@ class NewPlayer:
     email: str
     faction_name: str = ""
     faction: str = ""
+    home: str = ""
 
     @classmethod
     def parse(cls, spec: str) -> NewPlayer:
@@ -36,8 +37,11 @@ class NewPlayer:
 
 def create(root: Path, name: str, ruleset_name: str, map_name: str, players: list[NewPlayer],
            gm_email: str, now: datetime, schedule: dict[str, str] | None = None,
-           transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None) -> tuple[Campaign, dict[str, str]]:
-    """Write a new campaign; returns it and the generated secrets (sent in welcome mails)."""
+           transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None,
+           fixed_secrets: dict[str, str] | None = None) -> tuple[Campaign, dict[str, str]]:
+    """Write a new campaign; returns it and the generated secrets (sent in welcome mails).
+
+    `fixed_secrets` (player id -> secret) is for the demo, whose sample mails are signed."""
     try:
         check_name(name)
         ruleset = registry.get(ruleset_name)
@@ -47,6 +51,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     if (folder / "campaign.toml").exists():
         raise UserError(f"{folder} already holds a campaign")
     secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
+    secrets |= fixed_secrets or {}
     domain = "pbem.localhost"
     data: dict[str, Any] = {
         "name": name, "title": f"{ruleset.title}: {name}", "ruleset": ruleset.name, "map": map_name,
@@ -58,7 +63,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
         "gm": {"id": "gm", "name": "Game master", "email": gm_email.lower(),
                "secret": credentials.hash_generated(secrets["gm"])},
         "players": [{"id": p.id, "name": p.name, "email": p.email, "faction": p.faction,
-                     "faction_name": p.faction_name, "home": str(i + 1),
+                     "faction_name": p.faction_name, "home": p.home or str(i + 1),
                      "secret": credentials.hash_generated(secrets[p.id])} for i, p in enumerate(players)],
         "rules": rules or {},
     }

@@ -45,7 +45,7 @@ def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
     meta = camp.state.get("stage", {})
     if stage.over or meta.get("paused"):
         return False
-    if meta.get("force"):
+    if meta.get("force") or stage.ready:
         return True
     if stage.waiting_for_gm:
         return False

@@ -29,6 +29,7 @@ class Stage:
     owing: tuple[str, ...]         # player ids whose submissions close the window early
     window: str                    # key in [schedule] for the deadline length
     waiting_for_gm: bool = False   # nothing players can send; the GM must act
+    ready: bool = False            # everything needed is in (e.g. GM approvals): resolve now
     over: bool = False             # the campaign has ended
 
 

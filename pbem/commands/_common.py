@@ -1,0 +1,39 @@
+"""Pieces the GM commands share: finding a campaign and running a GM command on it."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pbem.errors import UserError
+
+
+def add_campaign(p: argparse.ArgumentParser) -> None:
+    p.add_argument("campaign", help="campaign name (under --root) or a campaign folder")
+    p.add_argument("--root", type=Path, default=Path("campaigns"))
+
+
+def campaign_folder(args: argparse.Namespace) -> Path:
+    direct = Path(args.campaign)
+    folder = direct if (direct / "campaign.toml").exists() else args.root / args.campaign
+    if not (folder / "campaign.toml").exists():
+        raise UserError(f"no campaign {args.campaign!r} (looked in {folder})")
+    return folder
+
+
+def gm_command(args: argparse.Namespace, words: list[str]) -> int:
+    """Run a GM command under the campaign lock, as if mailed by the GM, and log it."""
+    from pbem.campaign import Campaign
+    from pbem.intake import Intake
+    from pbem.rulesets import registry
+    from pbem.store import campaign_lock
+
+    folder = campaign_folder(args)
+    with campaign_lock(folder):
+        camp = Campaign(folder)
+        intake = Intake(camp, registry.get(camp.settings.ruleset), datetime.now(timezone.utc))
+        text = intake.gm_command(words)
+        camp.save()
+    print(text)
+    return 1 if text.startswith("not done") else 0

@@ -1,0 +1,211 @@
+"""Window 2: battle results from both players, roll-off requests, the GM's word.
+
+`RESULT <battle> <winner faction | draw> [massacred] [obliterated]` reports a
+tabletop battle; `ROLLOFF <battle>` asks for a roll-off where DR-ROL-8 allows
+it, honoured only while neither side has reported a result for that battle.
+Matching reports are accepted, conflicting ones go to the GM, a single report
+is accepted at the deadline (`battle.single_report_accept`), and with none the
+GM decides or the battle is rolled off (`battle.unreported`) (DR-BAT-8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pbem.dice import Dice
+from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.rulesets.base import Parsed
+from pbem.rulesets.daemon_rift import movement
+from pbem.rulesets.daemon_rift.model import BattleResult
+from pbem.tomlio import from_data, to_data
+
+if TYPE_CHECKING:
+    from pbem.rulesets.daemon_rift.ruleset import Game
+
+
+def battles(game: Game) -> list[movement.Battle]:
+    return from_data(movement.Movement, game.data["movement"]).battles if game.data.get("movement") else []
+
+
+def tabletop_battles(game: Game) -> list[movement.Battle]:
+    return [b for b in battles(game) if b.kind == movement.TABLETOP]
+
+
+def accepted(game: Game) -> dict[str, dict[str, Any]]:
+    return game.data.setdefault("accepted_results", {})
+
+
+def factions_owing(game: Game) -> list[str]:
+    open_battles = [b for b in tabletop_battles(game) if str(b.number) not in accepted(game)]
+    reported = game.data.get("battle_reports", {})
+    return sorted({s.faction for b in open_battles for s in b.sides
+                   if s.faction not in reported.get(str(b.number), {})},
+                  key=game.state.faction_order.index)
+
+
+def all_results_in(game: Game) -> bool:
+    table = tabletop_battles(game)
+    results = {**accepted(game), **game.data.get("gm_results", {})}
+    return bool(table) and all(str(b.number) in results for b in table)
+
+
+def needs_gm(game: Game) -> bool:
+    return bool(game.data.get("gm_needed"))
+
+
+# -- reading reports ---------------------------------------------------------------
+
+def parse_results(game: Game, faction: str, lines: list[tuple[int, str]]) -> Parsed:
+    parsed = Parsed(payload={})
+    for no, line in lines:
+        try:
+            key, value, text = _parse_line(game, faction, line)
+        except OrderProblem as problem:
+            parsed.problems.append(problem.at(no, line))
+            continue
+        parsed.payload.setdefault(key, {})[value["battle"]] = value
+        parsed.accepted.append((no, text))
+    return parsed
+
+
+def _parse_line(game: Game, faction: str, line: str) -> tuple[str, dict[str, Any], str]:
+    words = line.split()
+    verb = words[0].upper()
+    if verb not in ("RESULT", "ROLLOFF") or len(words) < 2:
+        raise InvalidOrder("in the battle window send `RESULT <battle> <winner or draw> [massacred] [obliterated]`"
+                           " or `ROLLOFF <battle>`")
+    battle = _battle(game, faction, words[1])
+    if verb == "ROLLOFF":
+        return "rolloff", {"battle": str(battle.number)}, f"ROLLOFF {battle.number}"
+    result = read_outcome(game, battle, words[2:])
+    return "results", {"battle": str(battle.number), **result}, format_result(battle.number, result)
+
+
+def _battle(game: Game, faction: str, text: str) -> movement.Battle:
+    number = text.lstrip("#").upper().removeprefix("B")
+    found = next((b for b in tabletop_battles(game) if str(b.number) == number), None)
+    if found is None:
+        raise InvalidOrder(f"there is no pending tabletop battle {text}")
+    if faction and faction not in {s.faction for s in found.sides}:
+        raise IllegalOrder(f"battle {found.number} is not yours to report")
+    return found
+
+
+def read_outcome(game: Game, battle: movement.Battle, words: list[str]) -> dict[str, Any]:
+    if not words:
+        raise InvalidOrder("name the winning faction, or draw")
+    flags = {w.lower() for w in words[1:]}
+    unknown = flags - {"massacred", "obliterated", "massacre"}
+    if unknown:
+        raise InvalidOrder(f"unknown word(s) {', '.join(sorted(unknown))}; use massacred / obliterated")
+    if words[0].lower() == "draw":
+        if flags:
+            raise IllegalOrder("a draw has no massacre (DR-BAT-7)")
+        return {"winner": "", "massacred": False, "obliterated": False}
+    sides = {s.faction: s for s in battle.sides}
+    winner = _faction(game, words[0], list(sides))
+    obliterated = "obliterated" in flags
+    return {"winner": winner, "massacred": obliterated or bool(flags & {"massacred", "massacre"}),
+            "obliterated": obliterated}
+
+
+def _faction(game: Game, text: str, allowed: list[str]) -> str:
+    key = text.casefold()
+    for fid in allowed:
+        faction = game.state.factions[fid]
+        if key in (fid.casefold(), faction.name.casefold()):
+            return fid
+    names = " or ".join(game.state.factions[f].name for f in allowed)
+    raise InvalidOrder(f"{text!r} did not fight this battle; the winner is {names}, or draw")
+
+
+def format_result(number: int, result: Mapping[str, Any]) -> str:
+    if not result["winner"]:
+        return f"RESULT {number} draw"
+    flags = " obliterated" if result["obliterated"] else (" massacred" if result["massacred"] else "")
+    return f"RESULT {number} {result['winner']}{flags}"
+
+
+# -- deciding ------------------------------------------------------------------------
+
+def collect(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice, final: bool) -> list[str]:
+    """Fold this window's reports into the game; returns alerts for the GM."""
+    reports = game.data.setdefault("battle_reports", {})
+    for faction, sub in by_faction.items():
+        for number, result in sub.get("results", {}).items():
+            reports.setdefault(number, {})[faction] = result
+    _rolloff_requests(game, by_faction, dice)
+    alerts: list[str] = []
+    for battle in tabletop_battles(game):
+        alerts += _decide(game, battle, final, dice)
+    game.data["gm_needed"] = any(str(b.number) not in accepted(game) for b in tabletop_battles(game))
+    return alerts
+
+
+def _rolloff_requests(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice) -> None:
+    moved = from_data(movement.Movement, game.data["movement"])
+    reports = game.data.get("battle_reports", {})
+    for faction, sub in by_faction.items():
+        for number in sub.get("rolloff", {}):
+            battle = next((b for b in moved.battles if str(b.number) == number), None)
+            if battle is None or battle.kind != movement.TABLETOP or reports.get(number):
+                continue
+            a, b = (s.faction for s in battle.sides)
+            count, locked = movement.lock_status(game.state, a, b, game.rules)
+            if count >= game.rules["rolloff.optional_after"] and not locked:
+                movement.convert_to_rolloff(game.state, game.gmap, game.rules, moved, battle.number, dice)
+    game.data["movement"] = to_data(moved)
+
+
+def _decide(game: Game, battle: movement.Battle, final: bool, dice: Dice) -> list[str]:
+    number = str(battle.number)
+    gm = game.data.get("gm_results", {}).get(number)
+    if gm:
+        accepted(game)[number] = {**gm, "source": "gm"}
+        return []
+    got = list(game.data.get("battle_reports", {}).get(number, {}).values())
+    if len(got) == 2 and got[0] == got[1]:
+        accepted(game)[number] = {**got[0], "source": "players"}
+        return []
+    if len(got) == 2:
+        return [f"Battle {number}: the two reports differ ({format_result(battle.number, got[0])} / "
+                f"{format_result(battle.number, got[1])}); settle it with `RESULT {number} <winner|draw> [massacred]`."]
+    if not final:
+        return []
+    if len(got) == 1 and game.rules["battle.single_report_accept"]:
+        accepted(game)[number] = {**got[0], "source": "single-report"}
+        return []
+    if not got and game.rules["battle.unreported"] == "rolloff":
+        _roll_off_unreported(game, battle.number, dice)
+        return []
+    return [f"Battle {number}: no result reported by the deadline; enter it with `RESULT {number} <winner|draw>`."]
+
+
+def _roll_off_unreported(game: Game, number: int, dice: Dice) -> None:
+    """DR-ROL-9: with `battle.unreported = "rolloff"` an unreported battle is rolled off."""
+    moved = from_data(movement.Movement, game.data["movement"])
+    movement.convert_to_rolloff(game.state, game.gmap, game.rules, moved, number, dice)
+    game.data["movement"] = to_data(moved)
+
+
+def accepted_results(game: Game) -> dict[int, BattleResult]:
+    out = {}
+    for number, value in accepted(game).items():
+        out[int(number)] = BattleResult(int(number), value["winner"], value["massacred"], value["obliterated"],
+                                        value.get("source", "players"))
+    return out
+
+
+def gm_result(game: Game, words: list[str]) -> str:
+    """The GM's result for a battle (DR-GEN-6, DR-BAT-8), entered by mail or `pbem result`."""
+    if not words:
+        raise ValueError("RESULT needs a battle number")
+    battle = _battle(game, "", words[0])
+    try:
+        result = read_outcome(game, battle, words[1:])
+    except OrderProblem as problem:
+        raise ValueError(problem.reason) from problem
+    game.data.setdefault("gm_results", {})[str(battle.number)] = {**result, "battle": str(battle.number)}
+    game.data["gm_needed"] = False
+    return f"battle {battle.number} result set: {format_result(battle.number, result)}"
