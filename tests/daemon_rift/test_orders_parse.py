@@ -11,7 +11,11 @@ from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder
 from pbem.rulebook import RuleBook, load_rules
 from pbem.rulesets.daemon_rift.model import DRState, FactionOrders, Order
 from pbem.rulesets.daemon_rift.parse import (
-    DISBAND, Parsed, format_faction_orders, parse_orders, parse_retreats,
+    DISBAND,
+    Parsed,
+    format_faction_orders,
+    parse_orders,
+    parse_retreats,
 )
 from tests.daemon_rift.conftest import build_map, build_state, rules_with
 

@@ -32,7 +32,13 @@ from pbem.mapdata import GameMap
 from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
-    HOLD, MOVE, SUPPORT, DRState, FactionOrders, Order, Token,
+    HOLD,
+    MOVE,
+    SUPPORT,
+    DRState,
+    FactionOrders,
+    Order,
+    Token,
 )
 from pbem.rulesets.daemon_rift.validate import order_problem, support_origin_problem
 
@@ -173,6 +179,8 @@ def _support(ctx: _Context, token: Token, text: str, champion: str) -> Order:
 
 def _retreat(ctx: _Context, fo: FactionOrders, rest: str) -> str:
     first, _, places = rest.partition(" ")
+    if not first:
+        raise InvalidOrder("RETREAT needs a token and ranked territories", suggestion="RETREAT R-1 T4 T2")
     token = own_token(ctx, first)
     ranked = territories(ctx.gmap, places)
     if not ranked:

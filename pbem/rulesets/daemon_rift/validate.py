@@ -17,7 +17,15 @@ from pbem.dice import Dice
 from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
-    HOLD, MOVE, SUPPORT, ArtilleryRoll, DRState, Effective, FactionOrders, Order, Token,
+    HOLD,
+    MOVE,
+    SUPPORT,
+    ArtilleryRoll,
+    DRState,
+    Effective,
+    FactionOrders,
+    Order,
+    Token,
 )
 
 Step = tuple[str, str]
