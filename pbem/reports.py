@@ -20,7 +20,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 
 
 def md_escape(value: Any) -> str:
