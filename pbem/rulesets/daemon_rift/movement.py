@@ -376,7 +376,7 @@ def lock_status(state: DRState, a: str, b: str, rules: RuleBook) -> tuple[int, b
     lock_after = int(rules["rolloff.lock_after"])
     if count < lock_after or (not rules["rolloff.lock_repeats"] and count != lock_after):
         return count, False
-    last = max(p.turn for p in mutual)
+    last = max((p.turn for p in mutual), default=0)
 
     def fought_third(f: str) -> bool:
         return any(p.turn > last and f in p.factions and set(p.factions) != {a, b} for p in earlier)
