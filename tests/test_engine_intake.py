@@ -1,0 +1,236 @@
+"""The tick end to end on a Daemon Rift campaign: bad input gets a clear reply and loses nothing."""
+
+from __future__ import annotations
+
+import email
+import shutil
+from datetime import datetime, timedelta, timezone
+from email import policy
+from pathlib import Path
+
+import pytest
+
+from pbem import credentials, turns
+from pbem.campaign import Campaign
+from pbem.cli import main
+from pbem.creation import NewPlayer, create
+from pbem.engine import Faults, tick
+from pbem.mail.outbox import MaildirTransport  # noqa: F401  (the outbox format the tests read)
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002", "gm": "GMGM-TEST-0000-0000-0000"}
+
+
+@pytest.fixture
+def camp(tmp_path: Path) -> Campaign:
+    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
+               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5")]
+    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+    c, _ = create(tmp_path / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
+                  transport=transport, fixed_secrets=SECRETS)
+    state = c.state["game"]["dr"]
+    for key in ("R-1", "B-1"):
+        state["lists"][key].update(approved=True, name=f"List {key}")
+    state["phase"] = "orders"
+    turns.open_stage(c, __import__("pbem.rulesets.registry", fromlist=["get"]).get("daemon_rift"), T0)
+    c.save()
+    return c
+
+
+def put(camp: Campaign, name: str, body: str, sender: str = "Alice <alice@test.localhost>",
+        subject: str = "[rift] orders", mid: str = "", ctype: str = 'text/plain; charset="utf-8"') -> None:
+    inbox = camp.folder.parent.parent / "inbox"
+    inbox.mkdir(exist_ok=True)
+    mid = mid or f"{name}@test.localhost"
+    raw = (f"From: {sender}\nTo: rift@pbem.localhost\nSubject: {subject}\nMessage-ID: <{mid}>\n"
+           f"Date: Mon, 23 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\nContent-Type: {ctype}\n\n{body}")
+    (inbox / f"{name}.eml").write_text(raw.replace("\n", "\r\n"))
+
+
+def outbox(camp: Campaign, to: str = "") -> list[email.message.EmailMessage]:
+    folder = camp.folder.parent.parent / "outbox" / "new"
+    msgs = [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in sorted(folder.glob("*"))] \
+        if folder.exists() else []
+    return [m for m in msgs if not to or to in str(m["To"])]  # type: ignore[misc]
+
+
+def body(msg: email.message.EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return part.get_content()
+
+
+def run(camp: Campaign, now: datetime = T0 + timedelta(hours=1)) -> Campaign:
+    tick(camp.folder.parent, now)
+    return Campaign(camp.folder)
+
+
+RED = f"PLAYER red {SECRETS['red']}\n"
+
+
+def test_valid_orders_are_acknowledged_with_receipt_and_threading(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n")
+    camp = run(camp)
+    [ack] = outbox(camp, "alice")
+    text = body(ack)
+    assert "`R-1 M T25`" in text and "Receipt" in text
+    assert ack["In-Reply-To"] == "<m1@test.localhost>" and ack["Auto-Submitted"] == "auto-replied"
+    assert camp.state["submissions"]["red"]["receipt"] in text
+    assert SECRETS["red"] not in text
+    html = ack.get_body(preferencelist=("html",))
+    assert html is not None and "<code>" in html.get_content()
+
+
+def test_unknown_sender_gets_a_reply_that_reveals_nothing(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n", sender="Eve <eve@else.localhost>")
+    camp = run(camp)
+    [reply] = outbox(camp, "eve")
+    assert "not accepted" in body(reply) and "R-1" not in body(reply)
+    assert "submissions" not in camp.state or not camp.state["submissions"]
+
+
+def test_wrong_password_is_refused_and_repeated_failures_alert_the_gm(camp: Campaign) -> None:
+    for i in range(7):
+        put(camp, f"bad{i}", "PLAYER red WRONG-SECRET\nR-1 M T25\n", mid=f"bad{i}@x")
+    camp = run(camp)
+    assert len(outbox(camp, "alice")) == 5
+    [alert] = outbox(camp, "gm@")
+    assert "failed to authenticate" in body(alert)
+    assert not camp.state.get("submissions")
+
+
+def test_orders_for_another_players_army_are_rejected(camp: Campaign) -> None:
+    put(camp, "m1", RED + "B-1 H\nR-1 H\n")
+    text = body(outbox(run(camp), "alice")[0])
+    assert "line 2" in text and "not yours" in text and "`R-1 H`" in text
+
+
+def test_non_adjacent_move_and_unknown_territory_get_line_errors_and_suggestions(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T40\nR-1 M Northmarh\n")
+    text = body(outbox(run(camp), "alice")[0])
+    assert "line 2" in text and "line 3" in text
+    assert "T25" in text  # the suggestion for the misspelt Northmarch
+
+
+def test_empty_mail_is_answered(camp: Campaign) -> None:
+    put(camp, "m1", RED)
+    assert "No orders were found" in body(outbox(run(camp), "alice")[0])
+
+
+def test_html_only_mail_is_read(camp: Campaign) -> None:
+    put(camp, "m1", f"<html><body><p>PLAYER red {SECRETS['red']}</p><div>R-1 M T25</div></body></html>",
+        ctype='text/html; charset="utf-8"')
+    camp = run(camp)
+    assert camp.state["submissions"]["red"]["payload"]["orders"]["orders"]["R-1"]["path"] == ["T25"]
+
+
+def test_quoted_reply_is_ignored(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n\nOn Mon, 23 Nov 2026, GM wrote:\n> R-1 M T8\n> B-1 H\n")
+    camp = run(camp)
+    assert camp.state["submissions"]["red"]["payload"]["orders"]["orders"]["R-1"]["path"] == ["T25"]
+    assert "line 5" not in body(outbox(camp, "alice")[0])
+
+
+def test_orders_in_a_text_attachment_are_read(camp: Campaign) -> None:
+    part = ("--b\r\nContent-Type: text/plain\r\n\r\n\r\n--b\r\nContent-Type: text/plain\r\n"
+            "Content-Disposition: attachment; filename=orders.txt\r\n\r\n" + RED + "R-1 M T25\r\n--b--\r\n")
+    put(camp, "m1", part, ctype='multipart/mixed; boundary="b"')
+    camp = run(camp)
+    assert camp.state["submissions"]["red"]["payload"]["orders"]["orders"]["R-1"]["path"] == ["T25"]
+
+
+def test_duplicate_delivery_is_processed_once(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n", mid="same@test.localhost")
+    put(camp, "m2", RED + "R-1 M T25\n", mid="same@test.localhost")
+    camp = run(camp)
+    assert len(outbox(camp, "alice")) == 1
+    assert camp.state["journal"]["<same@test.localhost>"] == "processed"
+
+
+def test_crash_between_storing_and_marking_done_ends_like_an_uninterrupted_run(camp: Campaign, tmp_path: Path) -> None:
+    twin_root = tmp_path / "twin"
+    shutil.copytree(camp.folder.parent.parent, twin_root)
+    twin = Campaign(twin_root / "campaigns" / "rift")
+    for c in (camp, twin):
+        put(c, "m1", RED + "R-1 M T25\n")
+
+    def crash(point: str) -> None:
+        raise RuntimeError(f"injected crash after {point}")
+
+    with pytest.raises(RuntimeError):
+        tick(camp.folder.parent, T0 + timedelta(hours=1), Faults(crash))
+    crashed = run(camp)
+    clean = run(twin)
+    assert crashed.state["submissions"] == clean.state["submissions"]
+    assert list(crashed.state["journal"]) == list(clean.state["journal"])
+    assert len(outbox(crashed, "alice")) == len(outbox(clean, "alice")) == 1
+    assert not list((crashed.folder.parent.parent / "inbox").glob("*.eml"))
+
+
+def test_resubmission_replaces_orders_as_a_whole_and_clear_withdraws(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\nRETREAT R-1 T24\n")
+    camp = run(camp)
+    put(camp, "m2", RED + "R-1 H\n")
+    camp = run(camp, T0 + timedelta(hours=2))
+    orders = camp.state["submissions"]["red"]["payload"]["orders"]
+    assert orders["orders"]["R-1"]["kind"] == "H" and not orders["retreats"]
+    put(camp, "m3", RED + "CLEAR\n")
+    camp = run(camp, T0 + timedelta(hours=3))
+    assert "red" not in camp.state["submissions"]
+
+
+def test_password_change_is_stored_with_scrypt_and_never_echoed(camp: Campaign) -> None:
+    put(camp, "m1", RED + "PASSWORD my-own-secret-42\n")
+    camp = run(camp)
+    assert camp.auth["secrets"]["red"].startswith("scrypt:")
+    assert "my-own-secret-42" not in body(outbox(camp, "alice")[0])
+    assert credentials.check("my-own-secret-42", camp.auth["secrets"]["red"])
+
+
+def test_turn_resolves_early_when_all_submitted_and_dice_verify(camp: Campaign, capsys: pytest.CaptureFixture[str]) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n")
+    put(camp, "m2", f"PLAYER blue {SECRETS['blue']}\nB-1 M T27\n", sender="Bob <bob@test.localhost>")
+    camp = run(camp)
+    assert camp.state["stage"]["turn"] == 2
+    assert camp.state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T25"
+    report = (camp.history(1) / "orders-movement.md").read_text()
+    assert camp.state  # reports are kept in history
+    assert "Sealed-order receipts" in report
+    assert main(["verify-dice", str(camp.folder), "1"]) == 0
+    assert "all match" in capsys.readouterr().out
+
+
+def test_missing_player_holds_at_the_deadline_and_is_named(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n")
+    camp = run(camp)
+    deadline = turns.parse_time(camp.state["stage"]["deadline"])
+    camp = run(camp, deadline + timedelta(minutes=1))
+    report = (camp.history(1) / "orders-movement.md").read_text()
+    assert "No orders received from: Blue" in report
+
+
+def test_reminder_goes_to_missing_players_once(camp: Campaign) -> None:
+    deadline = turns.parse_time(camp.state["stage"]["deadline"])
+    camp = run(camp, deadline - timedelta(hours=2))
+    camp = run(camp, deadline - timedelta(hours=1))
+    assert len([m for m in outbox(camp) if "reminder" in str(m["Subject"])]) == 2
+
+
+def test_rollback_restores_the_previous_turn(camp: Campaign) -> None:
+    put(camp, "m1", RED + "R-1 M T25\n")
+    put(camp, "m2", f"PLAYER blue {SECRETS['blue']}\nB-1 H\n", sender="Bob <bob@test.localhost>")
+    camp = run(camp)
+    assert camp.state["stage"]["turn"] == 2
+    assert main(["rollback", str(camp.folder)]) == 0
+    camp = Campaign(camp.folder)
+    assert camp.state["stage"]["turn"] == 1 and camp.state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T24"
+
+
+def test_broken_campaign_toml_is_reported_and_other_campaigns_still_run(camp: Campaign, tmp_path: Path) -> None:
+    broken = camp.folder.parent / "broken"
+    broken.mkdir()
+    (broken / "campaign.toml").write_text("name = [unclosed\n")
+    put(camp, "m1", RED + "R-1 M T25\n")
+    log = tick(camp.folder.parent, T0 + timedelta(hours=1))
+    assert any("broken: NOT PROCESSED" in line and "broken TOML" in line for line in log.lines)
+    assert Campaign(camp.folder).state["submissions"]["red"]
