@@ -30,9 +30,9 @@ class OrderResult:
     result: str
     reason: str = ""
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self, detail: bool = False) -> dict[str, str]:
         out = {"power": self.power, "order": self.order, "result": self.result}
-        if self.reason:
+        if detail:
             out["reason"] = self.reason
         return out
 
@@ -41,8 +41,9 @@ class OrderResult:
 class DislodgedUnit:
     """A unit forced out of its province, and where its attacker came from.
 
-    A unit dislodged by a convoyed army may retreat to the army's origin, so the
-    text form says "VIA CONVOY" in that case.
+    A unit dislodged by a convoyed army may retreat to the army's origin
+    (DATC 4.A.5), hence `by_convoy`. The text form is "Power: T LOC <- ORIGIN";
+    position files may add " VIA CONVOY" to carry the flag.
     """
 
     unit: Unit
@@ -50,7 +51,7 @@ class DislodgedUnit:
     by_convoy: bool = False
 
     def __str__(self) -> str:
-        return f"{self.unit} <- {self.attacker_from}" + (" VIA CONVOY" if self.by_convoy else "")
+        return f"{self.unit} <- {self.attacker_from}"
 
 
 @dataclass(frozen=True)
@@ -62,14 +63,15 @@ class PhaseResult:
     disbanded: list[Unit] = field(default_factory=list)
     contested: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, detail: bool = False) -> dict[str, Any]:
+        """The `pbem adjudicate --json` object; `detail` adds reasons and contested provinces."""
         out: dict[str, Any] = {
-            "orders": [o.to_json() for o in self.orders],
+            "orders": [o.to_json(detail) for o in self.orders],
             "units": [str(u) for u in self.units],
             "dislodged": [str(d) for d in self.dislodged],
             "disbanded": [str(u) for u in self.disbanded],
         }
-        if self.phase == "movement":
+        if detail:
             out["contested"] = list(self.contested)
         return out
 
