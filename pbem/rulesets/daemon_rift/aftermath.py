@@ -21,7 +21,7 @@ from pbem.rulesets.daemon_rift.model import (
     LIST_ELIMINATED, LIST_SHELVED, BattleResult, DRState, Elimination, FactionOrders, PairBattle, TurnFacts,
 )
 from pbem.rulesets.daemon_rift.movement import (
-    DEFENDER, ENTRANT, ROLLOFF, SWAP, Battle, Dependent, Movement, Side, convert_to_rolloff, rank_sides,
+    DEFENDER, ENTRANT, ROLLOFF, SWAP, Battle, Dependent, Movement, Side, rank_sides, rolloff_now,
     rolloff_favour, rolloff_winner,
 )
 
@@ -144,8 +144,7 @@ class StepB:
         if battle.number in self.results:
             return self.results[battle.number]
         if self.rules["battle.unreported"] == "rolloff":
-            convert_to_rolloff(self.state, self.gmap, self.rules, self.mv, battle.number, self.dice)
-            battle.why = "no result reported (DR-ROL-9)"
+            rolloff_now(self.state, self.rules, battle, self.dice, "no result reported (DR-ROL-9)")
             return BattleResult(battle.number, battle.winner, source="rolloff")
         raise AdjudicationError(f"battle {battle.number} at {battle.territory} has no result; the GM must enter one")
 

@@ -865,5 +865,10 @@ def convert_to_rolloff(state: DRState, gmap: GameMap, rules: RuleBook, movement:
     if count < int(rules["rolloff.optional_after"]):
         raise ValueError(f"battle {battle_no}: a roll-off may be asked for only after "
                          f"{rules['rolloff.optional_after']} battles between the two factions (pair count {count})")
-    battle.kind, battle.why = ROLLOFF, "requested in the battle window"
+    rolloff_now(state, rules, battle, dice, "requested in the battle window")
+
+
+def rolloff_now(state: DRState, rules: RuleBook, battle: Battle, dice: Dice, why: str) -> None:
+    """Turn a pending tabletop battle into a roll-off and roll it (DR-ROL-8, DR-ROL-9)."""
+    battle.kind, battle.why = ROLLOFF, why
     roll_off(state, rules, battle, dice)
