@@ -189,7 +189,7 @@ def test_dr_home_9_dr_home_10_swap_battle_has_no_home_side() -> None:
     ("swamp", (4, 6), {"water": 1, "woods": 2}),
     ("mountain", (6, 6), {"hills": 4, "multi_level_hills": 2}),
 ])
-def test_dr_ter_1_to_dr_ter_6_dr_ter_11_terrain_by_type(terrain: str, pieces: tuple[int, int],
+def test_dr_ter_1_dr_ter_2_dr_ter_3_dr_ter_4_dr_ter_5_dr_ter_6_dr_ter_11_terrain_by_type(terrain: str, pieces: tuple[int, int],
                                                         required: dict[str, int]) -> None:
     turn = one_battle({"R-1": "T4", "B-1": "T6"}, {"R-1": "M T5", "B-1": "M T5"}, gmap=build_map(terrain={"T5": terrain}))
     battle = turn.movement.battles[0]

@@ -95,7 +95,7 @@ def test_dr_mov_2_dr_mov_4_dr_mov_14_vacated_territory_taken_whatever_the_leaver
     assert after.fates["R-2"] == "retreat"
 
 
-def test_dr_mov_12_dr_mov_13_dr_mov_15_contested_link_draw_lets_leaver_return() -> None:
+def test_dr_mov_12_dr_mov_13_dr_mov_15_dr_mov_21_contested_link_draw_lets_leaver_return() -> None:
     tokens = {"R-1": "T4", "G-1": "T2", "R-2": "T5", "B-1": "T6"}
     orders = {"R-1": "M T5", "G-1": "M T5", "R-2": "M T6"}
     turn = run(tokens, orders)
@@ -195,7 +195,7 @@ def test_dr_mov_26_champion_used_once() -> None:
     assert len(champions) == len(set(champions))
 
 
-def test_dr_mov_27_dependent_contest_standoff_option() -> None:
+def test_dr_mov_27_dr_rol_7_dependent_contest_standoff_option() -> None:
     turn = Turn(build_state({"R-1": "T5", "B-1": "T6", "G-1": "T2"}), build_map(),
                 {"R-1": "M T6", "B-1": "M T5", "G-1": "M T5"}, dice=[2],
                 rules=rules_with(battle={"dependent_contest": "standoff"}))
