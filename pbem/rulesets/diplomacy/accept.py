@@ -33,9 +33,10 @@ def parse_all(board: Board, orders: Sequence[Submitted], phase: str) -> tuple[li
     """Parse every line; results hold the rejected ones, the rest come back as Given."""
     results: list[OrderResult | None] = [None] * len(orders)
     parsed: list[Given] = []
+    powers: dict[str, str] = {}
     for i, (power, raw) in enumerate(orders):
         try:
-            power = board.power_names.lookup(power)
+            power = powers.get(power) or powers.setdefault(power, board.power_names.lookup(power))
             order = Order.parse(raw, board, phase) if isinstance(raw, str) else raw
         except OrderProblem as problem:
             results[i] = rejected(power, as_text(raw), problem)

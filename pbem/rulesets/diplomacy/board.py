@@ -52,7 +52,7 @@ class Power:
 
 def province_of(loc: str) -> str:
     """`SPA/NC` -> `SPA`: a location names a province and maybe one of its coasts."""
-    return loc.split("/", 1)[0]
+    return loc if "/" not in loc else loc[: loc.index("/")]
 
 
 @dataclass
@@ -66,12 +66,16 @@ class Board:
     fleet_adj: dict[str, frozenset[str]]
     fleet_reach: dict[str, frozenset[str]] = field(init=False)
     names: NameIndex = field(init=False)
+    location_ids: dict[str, str] = field(init=False)
+    coast_seas: dict[str, frozenset[str]] = field(init=False)
     power_names: NameIndex = field(init=False)
 
     def __post_init__(self) -> None:
         self.fleet_reach = {
             loc: frozenset(province_of(t) for t in targets) for loc, targets in self.fleet_adj.items()
         }
+        self.coast_seas = {p: frozenset(self._seas_touching(p)) for p in self.provinces}
+        self.location_ids = {loc: loc for p in self.provinces for loc in {p, *self.locations(p)}}
         self.names = NameIndex({p.id: (p.name, *p.aliases) for p in self.provinces.values()})
         self.power_names = NameIndex(
             {p.name: (p.adjective,) for p in self.powers.values()}, what="power"
@@ -89,8 +93,11 @@ class Board:
         p = self.provinces[prov]
         return [f"{prov}/{c}" for c in p.coasts] if p.coasts else [prov]
 
-    def army_seas(self, prov: str) -> set[str]:
+    def army_seas(self, prov: str) -> frozenset[str]:
         """Sea provinces touching a coastal province (where convoys start and end)."""
+        return self.coast_seas[prov]
+
+    def _seas_touching(self, prov: str) -> set[str]:
         return {
             province_of(t)
             for loc in self.locations(prov)

@@ -53,7 +53,7 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
         if isinstance(order, Convoy):
             return order.validate(board, unit, at, routes)
         if isinstance(order, Hold):
-            return replace(order, loc=unit.loc)
+            return order if order.loc == unit.loc else replace(order, loc=unit.loc)
         raise AssertionError(f"unexpected order {order!r}")
 
     return check
@@ -132,7 +132,7 @@ class Movement:
         resolver: Resolver[Key] = Resolver(self._decide, _backup)
         keys: list[Key] = [(MOVE, p) for p in self.moves]
         keys += [(SUPPORT, p) for p in self.supports]
-        keys += [(DISLODGED, p) for p in self.units]
+        keys += [(DISLODGED, p) for p in self.units if p in self.moves_to]
         keys += [(PATH, p) for p in self.convoyed]
         self.decisions = resolver.decide_all(keys)
 
@@ -258,13 +258,13 @@ class Movement:
         if isinstance(order, Support):
             if d[(SUPPORT, p)]:
                 return OrderResult(g.power, text, SUCCEEDS)
-            return OrderResult(g.power, text, FAILS, "dislodged" if d[(DISLODGED, p)] else "cut")
+            return OrderResult(g.power, text, FAILS, "dislodged" if d.get((DISLODGED, p)) else "cut")
         if isinstance(order, Convoy):
-            if d[(DISLODGED, p)]:
+            if d.get((DISLODGED, p)):
                 return OrderResult(g.power, text, FAILS, "dislodged")
             ok = d[(PATH, order.army_loc)]
             return OrderResult(g.power, text, SUCCEEDS if ok else FAILS, "" if ok else "convoy disrupted")
-        if d[(DISLODGED, p)]:
+        if d.get((DISLODGED, p)):
             return OrderResult(g.power, text, FAILS, "dislodged")
         return OrderResult(g.power, text, SUCCEEDS)
 
@@ -275,7 +275,7 @@ class Movement:
         for p, unit in self.units.items():
             if p in self.moves and d[(MOVE, p)]:
                 staying.append(replace(unit, loc=self.moves[p].dst))
-            elif d[(DISLODGED, p)]:
+            elif d.get((DISLODGED, p), False):
                 dislodged.append(self._dislodged_by(unit))
             else:
                 staying.append(unit)

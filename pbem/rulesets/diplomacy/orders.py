@@ -9,7 +9,7 @@ unit it commands and raises `IllegalOrder` with the reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, normalise
@@ -53,13 +53,19 @@ def parse_location(text: str, board: Board) -> str:
 
 
 def _tokens(text: str, board: Board) -> list[str]:
-    text = re.sub(r"\s*\(\s*([A-Za-z ]+?)\s*\)", lambda m: "/" + m.group(1).replace(" ", ""), text)
-    text = re.sub(r"\s*/\s*", "/", text)
+    if "(" in text:
+        text = re.sub(r"\s*\(\s*([A-Za-z ]+?)\s*\)", lambda m: "/" + m.group(1).replace(" ", ""), text)
+    if "/" in text:
+        text = re.sub(r"\s*/\s*", "/", text)
     for dash in ("->", "=>", "\u2013", "\u2014"):
-        text = text.replace(dash, " - ")
+        if dash in text:
+            text = text.replace(dash, " - ")
     out: list[str] = []
     for word in text.split():
-        out.extend(_split_hyphens(word, board))
+        if "-" in word and word != "-":
+            out.extend(_split_hyphens(word, board))
+        else:
+            out.append(word)
     return out
 
 
@@ -86,7 +92,10 @@ class _Cursor:
         self.words, self.i, self.board = words, 0, board
 
     def peek_verb(self) -> str:
-        return VERBS.get(self.words[self.i].casefold(), "") if self.i < len(self.words) else ""
+        return self._verb_at(self.i)
+
+    def _verb_at(self, i: int) -> str:
+        return VERBS.get(self.words[i].casefold(), "") if i < len(self.words) else ""
 
     def at_end(self) -> bool:
         return self.i >= len(self.words)
@@ -107,6 +116,11 @@ class _Cursor:
         return kind, self.location()
 
     def location(self) -> str:
+        if self.i < len(self.words):
+            exact = self.board.location_ids.get(self.words[self.i].upper())
+            if exact is not None and (self.i + 1 == len(self.words) or self._verb_at(self.i + 1)):
+                self.i += 1
+                return exact
         start = self.i
         while self.i < len(self.words) and not self.peek_verb():
             self.i += 1
@@ -128,13 +142,13 @@ class Order:
 
     kind: str
     loc: str
+    province: str = field(init=False, repr=False, compare=False)
 
     verb: ClassVar[str] = ""
     phases: ClassVar[tuple[str, ...]] = ("movement",)
 
-    @property
-    def province(self) -> str:
-        return province_of(self.loc)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.loc))
 
     @property
     def unit_text(self) -> str:
@@ -143,6 +157,9 @@ class Order:
     @classmethod
     def parse(cls, text: str, board: Board, phase: str = "movement") -> Order:
         """Read one order; raises InvalidOrder / AmbiguousOrder / IllegalOrder."""
+        quick = _quick(text.split(), board, phase)
+        if quick is not None:
+            return quick
         cur = _Cursor(_tokens(text, board), board)
         if cur.at_end():
             raise InvalidOrder("empty order")
@@ -191,15 +208,16 @@ class Hold(Order):
 class Move(Order):
     dst: str = ""
     via_convoy: bool = False
+    target: str = field(init=False, repr=False, compare=False)
 
     verb: ClassVar[str] = "move"
 
     def __str__(self) -> str:
         return f"{self.unit_text} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
 
-    @property
-    def target(self) -> str:
-        return province_of(self.dst)
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "target", province_of(self.dst))
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -224,6 +242,8 @@ class Move(Order):
             routes is not None and routes.possible(unit.province, self.target)
         ):
             raise IllegalOrder(f"{self.target} is not adjacent to {unit.province} and no fleets at sea can convoy there")
+        if self.loc == unit.loc and self.dst == self.target:
+            return self
         return replace(self, loc=unit.loc, dst=self.target)
 
     def _fleet(self, board: Board, unit: Unit) -> Move:
@@ -232,12 +252,14 @@ class Move(Order):
         if self.dst != self.target:
             if not board.can_move("F", unit.loc, self.dst):
                 raise IllegalOrder(f"a fleet in {unit.loc} cannot reach {self.dst}")
-            return replace(self, loc=unit.loc)
+            return self if self.loc == unit.loc else replace(self, loc=unit.loc)
         options = board.fleet_targets(unit.loc, self.target)
         if not options:
             raise IllegalOrder(f"a fleet in {unit.loc} cannot reach {self.target}")
         if len(options) > 1:
             raise IllegalOrder(f"say which coast of {self.target}", suggestion=" or ".join(sorted(options)))
+        if self.loc == unit.loc and self.dst == options[0]:
+            return self
         return replace(self, loc=unit.loc, dst=options[0])
 
 
@@ -248,6 +270,8 @@ class Support(Order):
     target_kind: str = ""
     target_loc: str = ""
     dst: str = ""
+    target: str = field(init=False, repr=False, compare=False)
+    aim: str = field(init=False, repr=False, compare=False)
 
     verb: ClassVar[str] = "support"
 
@@ -255,14 +279,11 @@ class Support(Order):
         supported = f"{self.target_kind} {self.target_loc}".strip()
         return f"{self.unit_text} S {supported}" + (f" - {self.dst}" if self.dst else "")
 
-    @property
-    def target(self) -> str:
-        return province_of(self.target_loc)
-
-    @property
-    def aim(self) -> str:
-        """The province the support is given into (where a cutting attack may not come from)."""
-        return province_of(self.dst) if self.dst else self.target
+    def __post_init__(self) -> None:
+        """`aim` is the province the support goes into: an attack from there does not cut it."""
+        super().__post_init__()
+        object.__setattr__(self, "target", province_of(self.target_loc))
+        object.__setattr__(self, "aim", province_of(self.dst) if self.dst else self.target)
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -284,6 +305,8 @@ class Support(Order):
             raise IllegalOrder("a unit cannot support itself")
         if not board.can_reach(unit.kind, unit.loc, self.aim):
             raise IllegalOrder(f"{unit.kind} {unit.loc} cannot reach {self.aim}, so cannot support there")
+        if (self.loc, self.target_kind, self.target_loc) == (unit.loc, supported.kind, supported.loc):
+            return self
         return replace(self, loc=unit.loc, target_kind=supported.kind, target_loc=supported.loc)
 
 
@@ -314,12 +337,13 @@ class Convoy(Order):
             raise IllegalOrder(f"there is no army in {self.army_loc} to convoy")
         if not routes.possible(self.army_loc, self.dst, via=unit.province):
             raise IllegalOrder(f"no convoy through {unit.province} can take an army from {self.army_loc} to {self.dst}")
-        return replace(self, loc=unit.loc)
+        return self if self.loc == unit.loc else replace(self, loc=unit.loc)
 
 
 @dataclass(frozen=True)
 class Retreat(Order):
     dst: str = ""
+    target: str = field(init=False, repr=False, compare=False)
 
     verb: ClassVar[str] = "retreat"
     phases: ClassVar[tuple[str, ...]] = ("retreat",)
@@ -327,9 +351,9 @@ class Retreat(Order):
     def __str__(self) -> str:
         return f"{self.unit_text} R {self.dst}"
 
-    @property
-    def target(self) -> str:
-        return province_of(self.dst)
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "target", province_of(self.dst))
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -369,6 +393,39 @@ class Waive(Order):
     @classmethod
     def read_after_verb(cls, cur: _Cursor) -> Order:
         return cls("", "")
+
+
+def _quick(words: list[str], board: Board, phase: str) -> Order | None:
+    """The common abbreviated forms ("A PAR - BUR", "F NTH C A LON - BEL") in one
+    step; anything else (full names, odd spacing, mistakes) goes to the full parser."""
+    n = len(words)
+    if n < 3 or phase == "adjustment":
+        return None
+    kind, verb, ids = KIND_WORDS.get(words[0].casefold(), ""), VERBS.get(words[2].casefold()), board.location_ids
+    loc = ids.get(words[1].upper())
+    if not kind or loc is None:
+        return None
+    if phase == "retreat":
+        if n == 4 and verb in ("move", "retreat") and words[3].upper() in ids:
+            return Retreat(kind, loc, ids[words[3].upper()])
+        return Disband(kind, loc) if n == 3 and verb == "disband" else None
+    if n == 3:
+        return Hold(kind, loc) if verb == "hold" else None
+    if verb == "move" and n == 4 and words[3].upper() in ids:
+        return Move(kind, loc, ids[words[3].upper()])
+    other_kind = KIND_WORDS.get(words[3].casefold(), "") if n > 4 else ""
+    other = ids.get(words[4].upper()) if other_kind else None
+    if other is None:
+        return None
+    if verb == "support" and n == 5:
+        return Support(kind, loc, other_kind, other)
+    if n == 7 and VERBS.get(words[5]) == "move" and words[6].upper() in ids:
+        dst = province_of(ids[words[6].upper()])
+        if verb == "support":
+            return Support(kind, loc, other_kind, other, dst)
+        if verb == "convoy" and other_kind == "A":
+            return Convoy(kind, loc, province_of(other), dst)
+    return None
 
 
 _BY_VERB: dict[str, type[Order]] = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.orders import InvalidOrder
 from pbem.rulesets.diplomacy.board import Board, province_of
@@ -17,10 +17,10 @@ class Unit:
     power: str
     kind: str
     loc: str
+    province: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def province(self) -> str:
-        return province_of(self.loc)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.loc))
 
     def __str__(self) -> str:
         return f"{self.power}: {self.kind} {self.loc}"
