@@ -234,3 +234,20 @@ def test_broken_campaign_toml_is_reported_and_other_campaigns_still_run(camp: Ca
     log = tick(camp.folder.parent, T0 + timedelta(hours=1))
     assert any("broken: NOT PROCESSED" in line and "broken TOML" in line for line in log.lines)
     assert Campaign(camp.folder).state["submissions"]["red"]
+
+
+def test_dr_trn_1_3_5_6_7_dr_gen_6_reports_and_gm_actions(camp: Campaign) -> None:
+    """Window closes early (TRN-1); movement report shows orders sent and effective (TRN-3); the
+    end-of-turn report shows control, counts and scores (TRN-5); each player gets a private report
+    (TRN-6); a GM action is logged and shown in the next report (TRN-7, GEN-6)."""
+    assert main(["extend", str(camp.folder), "1d"]) == 0
+    put(camp, "m1", RED + "R-1 M T25\n")
+    put(camp, "m2", f"PLAYER blue {SECRETS['blue']}\nB-1 M T27\n", sender="Bob <bob@test.localhost>")
+    camp = run(camp)
+    history = camp.history(1)
+    movement = (history / "orders-movement.md").read_text()
+    assert "| R-1 | T24 | R-1 M T25 | R-1 M T25 |" in movement
+    turn = (history / "orders-turn.md").read_text()
+    assert "## Control" in turn and "## Tokens" in turn and "Provisional scores" in turn
+    assert "EXTEND 1d" in turn
+    assert (history / "orders-private-red.md").exists() and (history / "orders-private-blue.md").exists()
