@@ -220,7 +220,7 @@ def growth(sizes: list[int], seed: int) -> None:
         side = int((2 * n) ** 0.5) + 1
         board = grid_board(side)
         units, orders = grid_phase(board, n, rng)
-        elapsed, _ = time_pbem(board, units, orders)
+        [(elapsed, _)] = series(lambda u, o: time_pbem(board, u, o), [(units, orders)])
         grow = f"{elapsed / previous[1]:.1f}x" if previous else "-"
         print(f"  {n:>8}{side * side:>11}{elapsed * 1000:>11.1f}{elapsed / n * 1e6:>9.1f}{grow:>9}")
         previous = (n, elapsed)
