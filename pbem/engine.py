@@ -141,7 +141,7 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     dice = turns.stage_dice(camp, stage)
     res = ruleset.resolve(ctx, submissions, dice)
     turns.log_dice(camp, stage.turn, stage.kind, dice)
-    extra = turns.engine_context(camp, stage, dice, missing, res, now)
+    extra = turns.engine_context(camp, stage, dice, missing, now)
     if res.turn_finished:
         extra["dice_secret"] = turns.reveal(camp, stage.turn)
         extra["next_commitment"] = turns.commitment(camp, stage.turn + 1)

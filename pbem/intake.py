@@ -138,7 +138,8 @@ class Intake:
             parsed = self._orders(ctx, stage, player, env.lines, notes)
         if not env.lines and not env.commands:
             notes.append("No orders were found in your message.")
-        return Outcome([self._ack(sub, ctx, stage, player, parsed, problems, notes)])
+        words = {c.split()[0] for _, c in env.commands}
+        return Outcome([self._ack(sub, ctx, stage, player, parsed, problems, notes, words)])
 
     def _orders(self, ctx: Context, stage: Stage, player: Player, lines: list[tuple[int, str]],
                 notes: list[str]) -> Parsed:
@@ -172,10 +173,9 @@ class Intake:
         return []   # HELP and STATUS only shape the reply
 
     def _ack(self, sub: Submission, ctx: Context, stage: Stage, player: Player, parsed: Parsed,
-             problems: list[OrderProblem], notes: list[str]) -> Reply:
+             problems: list[OrderProblem], notes: list[str], words: set[str]) -> Reply:
         on_file = self.camp.state.get("submissions", {}).get(player.id, {})
         payload = on_file.get("payload", {})
-        words = {c.split()[0] for _, c in read_envelope(sub.subject, sub.text).commands}
         context = {
             "player": player, "stage": stage, "deadline": ctx.deadline,
             "accepted": parsed.accepted, "problems": sorted(problems + parsed.problems, key=lambda p: p.line_no),

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem import dice as dicemod
 from pbem.campaign import Campaign
-from pbem.rulesets.base import Context, Resolution, Ruleset, Stage
+from pbem.rulesets.base import Context, Ruleset, Stage
 from pbem.schedule import iso, parse_time
 from pbem.store import read_toml, write_atomic, write_toml
 
@@ -154,7 +154,7 @@ def receipts(camp: Campaign) -> dict[str, str]:
 
 
 def engine_context(camp: Campaign, stage: Stage, dice: dicemod.CommittedDice, missing: Iterable[str],
-                   res: Resolution, now: datetime) -> dict[str, Any]:
+                   now: datetime) -> dict[str, Any]:
     """What every report can use besides the rule system's own context."""
     names = {p.id: p for p in camp.settings.players}
     return {
