@@ -10,8 +10,22 @@ import tomli_w
 from pbem.rulebook import RulesError
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.model import (
-    Army, Battle, BattleOutcome, BattleSetup, ConquestState, Empire, EPAward, EventPick, NavalAdvantage,
-    Placement, ResultReport, RoundState, Siege, SizeEntry, TileState, Win,
+    Army,
+    Battle,
+    BattleOutcome,
+    BattleSetup,
+    ConquestState,
+    Empire,
+    EPAward,
+    EventPick,
+    NavalAdvantage,
+    Placement,
+    ResultReport,
+    RoundState,
+    Siege,
+    SizeEntry,
+    TileState,
+    Win,
 )
 from pbem.tomlio import from_data, to_data
 
