@@ -1,0 +1,159 @@
+"""Diplomacy report contexts: the public phase report, each power's private report,
+the help text and STATUS.
+
+The public report shows every order with its result (succeeds, fails, void,
+invalid, each with the reason), units that had no order, dislodgements and
+where they may retreat, retreats, builds and removals (civil disorder marked),
+the supply-centre table with counts, ownership changes, eliminations, and the
+end of the game. Templates in `templates/diplomacy/` turn these into Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.campaign import Player
+from pbem.reports import render
+from pbem.rulesets.base import Report
+from pbem.rulesets.diplomacy import cycle
+from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, RETREAT, GameState, Step
+from pbem.rulesets.diplomacy.game import Game
+from pbem.rulesets.diplomacy.orders import Order
+from pbem.rulesets.diplomacy.results import OrderResult, PhaseResult, Submitted
+from pbem.rulesets.diplomacy.units import Unit
+
+
+@dataclass
+class PowerOrders:
+    power: str
+    orders: list[OrderResult] = field(default_factory=list)
+    unordered: list[str] = field(default_factory=list)      # units that had no order (they held)
+
+
+@dataclass
+class PhaseView:
+    title: str
+    phase: str
+    automatic: bool                                          # resolved without orders (nothing to choose)
+    powers: list[PowerOrders]
+    dislodged: list[dict[str, Any]]
+    disbanded: list[Unit]
+    contested: list[str]
+
+
+@dataclass
+class CentreRow:
+    power: str
+    centres: list[str]
+    units: int
+    adjustment: int          # builds (> 0) or removals (< 0) due in the coming winter
+    eliminated: bool
+
+
+# ---------------------------------------------------------------- the reports
+
+
+def phase_reports(game: Game, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> list[Report]:
+    """The public report of a resolution and one private report per power with a player."""
+    context = report_context(game, step, orders, silent)
+    title = step.before.title if step.results else f"{step.before.title}: draw"
+    reports = [Report("phase_report", f"{title} results", ("*",), context, public=True, key="report")]
+    for power, pid in game.powers.items():
+        if pid and power not in step.before.eliminated:
+            reports.append(Report("private_report", f"{title}: {power}", (pid,),
+                                  context | private_context(game, power), key=f"private-{pid}"))
+    return reports
+
+
+def report_context(game: Game, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> dict[str, Any]:
+    after = step.after
+    return {
+        "before": step.before, "after": after, "board": game.board, "edition": game.edition,
+        "phases": [_phase_view(game, step, i, r, orders) for i, r in enumerate(step.results)],
+        "skipped": step.skipped, "changes": step.changes, "ownership_updated": step.ownership_updated, "eliminated_now": step.eliminated,
+        "nmr_powers": [p for p in silent if game.player_of(p)],
+        "disorder_powers": [p for p in silent if not game.player_of(p)],
+        "centre_table": centre_table(game, after), "neutral": _neutral(game, after),
+        "next_powers": cycle.owing(game.board, after), "victory": game.victory,
+        "names": {power: _player_name(game, power) for power in game.board.powers},
+    }
+
+
+def _phase_view(game: Game, step: Step, index: int, result: PhaseResult, orders: Sequence[Submitted]) -> PhaseView:
+    before = step.before
+    automatic = index > 0
+    title = before.title if not automatic else f"{before.season.title()} {before.year} retreats"
+    by_power = {p: PowerOrders(p) for p in game.board.powers}
+    for r in result.orders:
+        by_power[r.power].orders.append(r)
+    if result.phase == MOVEMENT:
+        ordered = _ordered_provinces(game, orders)
+        for unit in before.units:
+            if unit.province not in ordered:
+                by_power[unit.power].unordered.append(f"{unit.kind} {unit.loc}")
+    retreating = step.after if step.after.phase == RETREAT else None
+    dislodged = [{"unit": d.unit, "attacker_from": d.attacker_from,
+                  "options": cycle.retreat_options(game.board, retreating, d) if retreating else []}
+                 for d in result.dislodged]
+    return PhaseView(title, result.phase, automatic, [v for v in by_power.values() if v.orders or v.unordered],
+                     dislodged, list(result.disbanded), list(result.contested))
+
+
+def _ordered_provinces(game: Game, orders: Sequence[Submitted]) -> set[str]:
+    out = set()
+    for _, text in orders:
+        order = text if isinstance(text, Order) else Order.parse(text, game.board, MOVEMENT)
+        out.add(order.province)
+    return out
+
+
+def centre_table(game: Game, state: GameState) -> list[CentreRow]:
+    due = cycle.adjustments_due(game.board, state) if state.phase == ADJUSTMENT else {}
+    rows = [CentreRow(p, state.centres_of(p), len(state.units_of(p)), due.get(p, 0), p in state.eliminated)
+            for p in game.board.powers]
+    return sorted(rows, key=lambda r: (r.eliminated, -len(r.centres), r.power))
+
+
+def _neutral(game: Game, state: GameState) -> list[str]:
+    return sorted(c for c in game.board.supply_centres if c not in state.centers)
+
+
+def _player_name(game: Game, power: str) -> str:
+    pid = game.player_of(power)
+    player = game.settings.player(pid) if pid else None
+    return player.name if player else ""
+
+
+# ---------------------------------------------------------------- one power
+
+
+def private_context(game: Game, power: str) -> dict[str, Any]:
+    """What one power has and what it must send next."""
+    state = game.state
+    board = game.board
+    dislodged = [{"unit": d.unit, "options": cycle.retreat_options(board, state, d)}
+                 for d in state.dislodged if d.unit.power == power]
+    due = cycle.adjustments_due(board, state).get(power, 0) if state.phase == ADJUSTMENT else 0
+    return {
+        "power": power, "units": state.units_of(power), "centres": state.centres_of(power),
+        "my_dislodged": dislodged, "due": due, "build_sites": cycle.build_sites(board, state, power),
+        "owes": power in cycle.owing(board, state), "out": power in state.eliminated,
+        "phase": state.phase, "state": state,
+    }
+
+
+def help_text(game: Game, player: Player) -> str:
+    power = game.power_of(player)
+    return render("diplomacy", "help", {"power": power, "state": game.state,
+                                        "units": game.state.units_of(power) if power else [],
+                                        "edition": game.edition})
+
+
+def status(game: Game, player: Player) -> dict[str, Any]:
+    power = game.power_of(player)
+    if not power:
+        return {}
+    return private_context(game, power) | {"centre_table": centre_table(game, game.state)}
+
