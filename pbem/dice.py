@@ -69,6 +69,34 @@ class Dice:
 
 
 @dataclass
+class ReplayDice(Dice):
+    """Rolls made in an earlier window come back as they fell, in order; new ones come from `fresh`.
+
+    A step re-run after a later window (e.g. a second battle window) must see the dice it
+    saw before, or a result already reported could change. Only the new rolls reach
+    `fresh.log`, the stage's verifiable record; `log` holds the whole sequence to replay
+    next time.
+    """
+
+    def __init__(self, earlier: Iterable[Roll], fresh: Dice) -> None:
+        super().__init__()
+        self.earlier = list(earlier)
+        self.fresh = fresh
+        self.replaying = True          # until the first roll that differs from the record
+
+    def roll(self, purpose: str, count: int = 1, sides: int = 6) -> Roll:
+        n = len(self.log)
+        old = self.earlier[n] if self.replaying and n < len(self.earlier) else None
+        if old is not None and (old.purpose, old.sides, len(old.faces)) == (purpose, sides, count):
+            faces = old.faces
+        else:
+            self.replaying = False
+            faces = self.fresh.roll(purpose, count, sides).faces
+        result = Roll(n, purpose, sides, faces)
+        self.log.append(result)
+        return result
+
+
 class ScriptedDice(Dice):
     faces: list[int] = field(default_factory=list)
 

@@ -48,6 +48,28 @@ class Outcome:
     note: str = ""
 
 
+HELD = ("The deadline has passed and the game master is settling a question of this stage; "
+        "orders on file can no longer change, so these lines were not read.")
+
+
+def decide(stage: dict[str, Any], words: Sequence[str]) -> str:
+    """`DECIDE <key> <choice>`: answer the question a resolution stopped on (GMDecisionNeeded)."""
+    question = stage.get("question")
+    if not question:
+        raise ValueError("no question is waiting for the GM")
+    if not words or words[0].lower() != question["key"].lower():
+        raise ValueError(f"the open question is {question['key']}: {question['text']}")
+    choice = " ".join(words[1:]).strip()
+    options = question.get("options", [])
+    match = next((o for o in options if o.lower() == choice.lower()), "" if options else choice)
+    if not match:
+        raise ValueError(f"{question['key']}: choose one of {', '.join(options)}")
+    stage.setdefault("decisions", {})[question["key"]] = match
+    del stage["question"]
+    stage["force"] = True
+    return f"{question['key']}: {match}; the stage is resolved at the next tick"
+
+
 def receipt(campaign: str, stage: Stage, player: str, lines: Sequence[str]) -> str:
     """SHA-256 sealing the canonical orders on file; published with the turn report."""
     text = "\n".join([campaign, str(stage.turn), stage.kind, player, *lines])
@@ -68,7 +90,8 @@ class Intake:
     def context(self) -> Context:
         stage = self.camp.state.get("stage", {})
         deadline = parse_time(stage["deadline"]) if stage.get("deadline") else None
-        return Context(self.camp.settings, self.camp.state.get("game", {}), self.now, deadline)
+        return Context(self.camp.settings, self.camp.state.get("game", {}), self.now, deadline,
+                       stage.get("decisions", {}))
 
     def _reply(self, sub: Submission, template: str, context: dict[str, Any], to: str = "") -> Reply:
         subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or self.camp.settings.title}"
@@ -143,6 +166,9 @@ class Intake:
 
     def _orders(self, ctx: Context, stage: Stage, player: Player, lines: list[tuple[int, str]],
                 notes: list[str]) -> Parsed:
+        if self._held():
+            notes.append(HELD)
+            return Parsed(payload={})
         if player.id not in stage.owing:
             notes.append(f"Nothing is expected from you in this stage ({stage.title}); the lines were not read.")
             return Parsed(payload={})
@@ -158,8 +184,14 @@ class Intake:
                            "received": iso(self.now)}
         return parsed
 
+    def _held(self) -> bool:
+        """Orders are frozen while the GM decides a question of the stage being resolved."""
+        return bool(self.camp.state.get("stage", {}).get("question"))
+
     def _command(self, player: Player, command: str, no: int, problems: list[OrderProblem]) -> list[str]:
         word, _, arg = command.partition(" ")
+        if word == "CLEAR" and self._held():
+            return [HELD]
         if word == "CLEAR":
             self.camp.state.setdefault("submissions", {}).pop(player.id, None)
             return ["Your orders on file for this stage were withdrawn (CLEAR)."]
@@ -206,6 +238,8 @@ class Intake:
                 text = "the current stage will be resolved now"
             elif verb == "EXTEND":
                 text = self._extend(stage, words[1])
+            elif verb == "DECIDE":
+                text = decide(stage, words[1:])
             elif verb in ("PAUSE", "RESUME"):
                 stage["paused"] = verb == "PAUSE"
                 text = "campaign paused" if stage["paused"] else "campaign resumed"

@@ -27,7 +27,7 @@ from pbem.store import read_toml, write_atomic, write_toml
 def context(camp: Campaign, now: datetime) -> Context:
     stage = camp.state.get("stage", {})
     deadline = parse_time(stage["deadline"]) if stage.get("deadline") else None
-    return Context(camp.settings, camp.state.get("game", {}), now, deadline)
+    return Context(camp.settings, camp.state.get("game", {}), now, deadline, stage.get("decisions", {}))
 
 
 def open_stage(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
@@ -43,7 +43,7 @@ def open_stage(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
 
 def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
     meta = camp.state.get("stage", {})
-    if stage.over or meta.get("paused"):
+    if stage.over or meta.get("paused") or meta.get("question"):
         return False
     if meta.get("force") or stage.ready:
         return True
@@ -60,7 +60,7 @@ def missing_players(camp: Campaign, stage: Stage) -> list[str]:
 
 def reminder_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
     meta = camp.state.get("stage", {})
-    if meta.get("reminded") or stage.over or stage.waiting_for_gm or not stage.owing:
+    if meta.get("reminded") or meta.get("question") or stage.over or stage.waiting_for_gm or not stage.owing:
         return False
     deadline = parse_time(meta["deadline"])
     return deadline - camp.settings.schedule.reminder <= now < deadline

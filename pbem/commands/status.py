@@ -22,6 +22,10 @@ def run(args: argparse.Namespace) -> int:
         deadline = camp.settings.schedule.show(parse_time(stage["deadline"])) if stage.get("deadline") else "-"
         print(f"{camp.name}: {stage.get('title', 'not started')}; deadline {deadline}"
               + ("; PAUSED" if stage.get("paused") else ""))
+        if stage.get("question"):
+            q = stage["question"]
+            print(f"  waiting for the GM: {q['text']} -> pbem decide {camp.name} {q['key']} "
+                  f"<{'|'.join(q['options']) or 'choice'}>")
         for p in camp.settings.players:
             mark = "sent " + subs[p.id]["received"] if p.id in subs else "waiting"
             print(f"  {p.id:<12} {p.faction_name or p.name:<16} {mark}")

@@ -71,6 +71,28 @@ class Context:
     game: Mapping[str, Any]
     now: datetime
     deadline: datetime | None = None
+    decisions: Mapping[str, str] = field(default_factory=dict)   # the GM's answers for this stage
+
+
+class GMDecisionNeeded(Exception):
+    """Resolution cannot go on without the game master's word (a rule option says the GM decides).
+
+    The engine leaves the stage, its submissions and the game untouched, asks the GM,
+    and resolves the stage again once `DECIDE <key> <choice>` is in. The same orders
+    give the same dice, so nothing rolled before the question changes; the answer
+    reaches the ruleset as `ctx.decisions[key]`.
+    """
+
+    def __init__(self, key: str, question: str, options: Sequence[str]) -> None:
+        super().__init__(f"{key}: {question}")
+        self.key, self.question, self.options = key, question, list(options)
+
+
+def ask(decisions: Mapping[str, str], key: str, question: str, options: Sequence[str]) -> str:
+    """The GM's answer to `key` for this stage, or stop the resolution to ask for it."""
+    if key in decisions:
+        return decisions[key]
+    raise GMDecisionNeeded(key, question, options)
 
 
 class Ruleset:

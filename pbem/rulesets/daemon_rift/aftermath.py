@@ -11,17 +11,18 @@ step reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pbem.dice import Dice
 from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
+from pbem.rulesets.base import ask
 from pbem.rulesets.daemon_rift.model import (
     LIST_ELIMINATED, LIST_SHELVED, BattleResult, DRState, Elimination, FactionOrders, PairBattle, TurnFacts,
 )
 from pbem.rulesets.daemon_rift.movement import (
-    DEFENDER, ENTRANT, ROLLOFF, SWAP, Battle, Dependent, Movement, Side, rank_sides, rolloff_now,
+    DEFENDER, ENTRANT, ROLLOFF, SWAP, Battle, Dependent, Movement, Side, gm_tie, rank_sides, rolloff_now,
     rolloff_favour, rolloff_winner,
 )
 
@@ -30,6 +31,16 @@ BattleHook = Callable[[Battle, BattleResult, Dice], None]
 
 class AdjudicationError(RuntimeError):
     """Processing must stop and the GM must look (e.g. DR-MOV-18 fails)."""
+
+
+class SecondWindowNeeded(Exception):
+    """A dependent contest needs a tabletop battle in a further window
+    (`battle.dependent_contest = "second_window"`): Step B stops here and is run
+    again, with the same dice, once that battle's result is in."""
+
+    def __init__(self, territory: str, tops: list[Side]) -> None:
+        super().__init__(f"dependent contest at {territory} needs a battle")
+        self.territory, self.tops = territory, tops
 
 
 @dataclass
@@ -101,9 +112,10 @@ def _credit(rules: RuleBook, source: str) -> bool:
 class StepB:
     def __init__(self, state: DRState, gmap: GameMap, rules: RuleBook, movement: Movement,
                  results: dict[int, BattleResult], dice: Dice, submitted: dict[str, FactionOrders],
-                 hook: BattleHook | None) -> None:
+                 hook: BattleHook | None, decisions: Mapping[str, str]) -> None:
         self.state, self.gmap, self.rules, self.mv = state, gmap, rules, movement
         self.results, self.dice, self.submitted, self.hook = results, dice, submitted, hook
+        self.decisions = decisions
         self.am = Aftermath(turn=state.turn)
         self.fates = dict(movement.fates)
         self.victors = dict(movement.victors)
@@ -115,7 +127,8 @@ class StepB:
 
     def run(self) -> Aftermath:
         for battle in sorted(self.mv.battles, key=lambda b: b.number):
-            self._battle(battle)
+            if not battle.follows:
+                self._battle(battle)
         self._dependents()
         self._positions()
         self.am.standoffs = self.gmap.sorted(set(self.standoffs) - set(self.am.final.values()))
@@ -124,6 +137,11 @@ class StepB:
 
     # -- battles ---------------------------------------------------------------------
     def _battle(self, battle: Battle) -> None:
+        outcome = self._fight(battle)
+        (self._swap_battle if battle.swap else self._contest_battle)(battle, outcome)
+
+    def _fight(self, battle: Battle) -> BattleOutcome:
+        """The result of one battle or roll-off, its massacre die and records (DR-BAT-9 to 15)."""
         result = self._result(battle)
         outcome = BattleOutcome(battle.number, battle.kind, result.winner)
         self.am.outcomes.append(outcome)
@@ -136,7 +154,7 @@ class StepB:
                 self.hook(battle, result, self.dice)
         elif outcome.loser:
             _add(self.state.factions[outcome.winner].defeated_by_rolloff, outcome.loser)
-        (self._swap_battle if battle.swap else self._contest_battle)(battle, outcome)
+        return outcome
 
     def _result(self, battle: Battle) -> BattleResult:
         if battle.kind == ROLLOFF:
@@ -280,10 +298,15 @@ class StepB:
             self._set(tok, "failed", "own defender (DR-MOV-3)")
         result = DependentOutcome(dep.territory, sides)
         outcome, tops = rank_sides(sides, str(self.rules["movement.multiway_tie"]))
-        if outcome == "battle" and self.rules["battle.dependent_contest"] == "standoff":
+        if outcome == "gm":
+            outcome, tops = gm_tie(self.decisions, f"follow-up-{dep.territory}", self.gmap, dep.territory, tops)
+        mode = self.rules["battle.dependent_contest"]
+        if outcome == "battle" and mode == "standoff":
             outcome = "standoff"
         result.outcome = outcome
-        if outcome == "battle":
+        if outcome == "battle" and mode == "second_window":
+            self._dependent_battle(dep, tops, result)
+        elif outcome == "battle":
             self._dependent_rolloff(dep, sides, tops, result)
         elif outcome in ("occupied", "held"):
             result.winner = tops[0].token
@@ -304,6 +327,21 @@ class StepB:
         loser = next(s for s in tops if s.faction != winner)
         self.beaten[loser.token] = (winner, "rolloff")
         _add(self.state.factions[winner].defeated_by_rolloff, loser.faction)
+
+    def _dependent_battle(self, dep: Dependent, tops: list[Side], result: DependentOutcome) -> None:
+        """`battle.dependent_contest = "second_window"`: a tabletop battle in a further window
+        (or the roll-off its setup calls for, e.g. a token that already fought, DR-MOV-26)."""
+        battle = next((b for b in self.mv.battles if b.follows == dep.territory), None)
+        if battle is None:
+            raise SecondWindowNeeded(dep.territory, tops)
+        outcome = self._fight(battle)
+        kind = "rolloff" if battle.kind == ROLLOFF else "battle"
+        result.outcome = kind if outcome.winner else "standoff"
+        if not outcome.winner:
+            return
+        result.winner = next(s.token for s in tops if s.faction == outcome.winner)
+        loser = next(s for s in tops if s.faction != outcome.winner)
+        self.beaten[loser.token] = (outcome.winner, kind)
 
     def _apply_dependent(self, result: DependentOutcome, sides: list[Side]) -> None:
         win = result.winner
@@ -411,23 +449,26 @@ def _add(items: list[str], value: str) -> None:
 
 
 def step_b(state: DRState, gmap: GameMap, rules: RuleBook, movement: Movement, results: dict[int, BattleResult],
-           dice: Dice, submitted: dict[str, FactionOrders], battle_hook: BattleHook | None = None) -> Aftermath:
+           dice: Dice, submitted: dict[str, FactionOrders], battle_hook: BattleHook | None = None,
+           decisions: Mapping[str, str] | None = None) -> Aftermath:
     """Step B (DR-GEN-2 step 4). `battle_hook(battle, result, dice)` runs after each tabletop
-    battle's massacre die, so combat-loss and experience dice fall in DR-GEN-4 order."""
-    return StepB(state, gmap, rules, movement, results, dice, submitted, battle_hook).run()
+    battle's massacre die, so combat-loss and experience dice fall in DR-GEN-4 order.
+    Raises SecondWindowNeeded when a dependent contest must be fought in a further window."""
+    return StepB(state, gmap, rules, movement, results, dice, submitted, battle_hook, decisions or {}).run()
 
 
 # --- window 3 and the moves (Step C step 1) ----------------------------------------------
 
 class RetreatMoves:
     def __init__(self, state: DRState, gmap: GameMap, rules: RuleBook, movement: Movement,
-                 aftermath: Aftermath, choices: dict[str, str]) -> None:
+                 aftermath: Aftermath, choices: dict[str, str], decisions: Mapping[str, str]) -> None:
         self.state, self.gmap, self.rules, self.mv, self.am = state, gmap, rules, movement, aftermath
-        self.choices = choices
+        self.choices, self.decisions = choices, decisions
         self.facts = TurnFacts(eliminated=list(aftermath.eliminations))
 
     def run(self) -> TurnFacts:
-        targets = {r.token: self._target(r) for r in self.am.retreats}
+        targets = {r.token: self._target(r) for r in self.am.retreats if r.how != "gm"}
+        targets |= {r.token: self._placed(r, targets) for r in self.am.retreats if r.how == "gm"}
         self._collisions(targets)
         self._move(targets)
         self._check()
@@ -438,9 +479,7 @@ class RetreatMoves:
 
     def _target(self, r: Retreat) -> str:
         """A territory, or "" when the token is destroyed or disbanded."""
-        if r.how in ("destroyed", "gm") and not (r.how == "gm" and self.choices.get(r.token)):
-            if r.how == "gm":
-                raise AdjudicationError(f"{r.token} lost a roll-off with no retreat; the GM must place it")
+        if r.how == "destroyed":
             self._remove(r, "no-retreat")
             return ""
         if r.choice:
@@ -449,12 +488,26 @@ class RetreatMoves:
         if answer.lower() == "disband" and self.rules["retreat.allow_disband"]:
             self._remove(r, "disbanded")
             return ""
-        if answer in r.options or (r.how == "gm" and answer):
+        if answer in r.options:
             return answer
         if self.rules["retreat.no_order"] == "disband":
             self._remove(r, "disbanded")
             return ""
         return self._auto_pick(r)
+
+    def _placed(self, r: Retreat, targets: dict[str, str]) -> str:
+        """`rolloff.loser_without_retreat = "gm_places"` (DR-ROL-11): the GM names an empty
+        territory for a roll-off loser with no allowed retreat, or has it destroyed."""
+        taken = set(self.am.final.values()) | set(targets.values())
+        free = [t for t in self.gmap.sorted(self.gmap.territories) if t not in taken]
+        where = ask(self.decisions, f"place-{r.token}",
+                    f"{r.token} ({self.state.factions[r.faction].name}) lost a roll-off at {self.gmap.label(r.start)} "
+                    "and has no allowed retreat. Name an empty territory to place it in, or destroy.",
+                    free + ["destroy"])
+        if where == "destroy":
+            self._remove(r, "no-retreat")
+            return ""
+        return where
 
     def _auto_pick(self, r: Retreat) -> str:
         """Fewest steps to the stronghold, ties to the lowest id (DR-RET-9, G-8)."""
@@ -487,8 +540,12 @@ class RetreatMoves:
         for place, toks in by_place.items():
             if len(toks) < 2:
                 continue
-            if self.rules["retreat.collision"] != "destroy_all":
-                raise AdjudicationError(f"retreat collision at {place} ({', '.join(toks)}); the GM decides")
+            if self.rules["retreat.collision"] == "gm":
+                keep = ask(self.decisions, f"collision-{place}",
+                           f"Retreats collide at {self.gmap.label(place)}: {', '.join(toks)}. Name the token that "
+                           "retreats there (the others are destroyed, DR-RET-10), or none to destroy them all.",
+                           toks + ["none"])
+                toks = [t for t in toks if t != keep]
             for tok in toks:
                 r = next(x for x in self.am.retreats if x.token == tok)
                 self._remove(r, "collision", credit_ok=False)
@@ -517,6 +574,7 @@ class RetreatMoves:
 
 
 def finish_turn_moves(state: DRState, gmap: GameMap, rules: RuleBook, movement: Movement, aftermath: Aftermath,
-                      choices: dict[str, str]) -> TurnFacts:
-    """Window 3 answers (a territory or "disband"), then every move and retreat at once."""
-    return RetreatMoves(state, gmap, rules, movement, aftermath, choices).run()
+                      choices: dict[str, str], decisions: Mapping[str, str] | None = None) -> TurnFacts:
+    """Window 3 answers (a territory or "disband"), then every move and retreat at once;
+    `decisions` are the GM's answers where `retreat.collision` or DR-ROL-11's option ask for them."""
+    return RetreatMoves(state, gmap, rules, movement, aftermath, choices, decisions or {}).run()

@@ -15,13 +15,15 @@ briefings are rendered from (DR-TRN-3).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbem.adjudicator.resolver import Resolver
 from pbem.dice import Dice
 from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
+from pbem.rulesets.base import ask
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE, MOVE, SUPPORT, DRState, Effective, FactionOrders, Order, is_defensive,
 )
@@ -132,6 +134,7 @@ class Battle:
     threshold: int = 0
     die: int = 0
     winner: str = ""                   # roll-off winner faction (tabletop: from the result)
+    follows: str = ""                  # a dependent contest's territory: fought in a later window
 
     @property
     def swap(self) -> bool:
@@ -368,6 +371,20 @@ def rank_sides(sides: Sequence[Side], multiway: str) -> tuple[str, list[Side]]:
     return "standoff", tops
 
 
+def gm_tie(decisions: Mapping[str, str], key: str, gmap: GameMap, place: str,
+           tops: list[Side]) -> tuple[str, list[Side]]:
+    """`movement.multiway_tie = "gm"`: the GM sets a sequence of battles at the table and names
+    the token that takes (or keeps) the territory, or a standoff (DR-MOV-10)."""
+    names = ", ".join(f"{s.token} ({s.role}, strength {s.strength})" for s in tops)
+    choice = ask(decisions, key, f"{len(tops)} sides tie at {gmap.label(place)}: {names}. "
+                 "Name the token that takes the territory after the battles you set, or standoff.",
+                 [s.token for s in tops] + ["standoff"])
+    winner = next((s for s in tops if s.token == choice), None)
+    if winner is None:
+        return "standoff", tops
+    return ("held" if winner.role == DEFENDER else "occupied"), [winner]
+
+
 def lock_status(state: DRState, a: str, b: str, rules: RuleBook) -> tuple[int, bool]:
     """Pair count and lock of factions a and b at the start of this turn (DR-ROL-3 to 5, G-4)."""
     earlier = [p for p in state.battles_fought if p.turn < state.turn]
@@ -392,10 +409,11 @@ class StepA:
     """Works out one turn's movement; `run()` returns the Movement."""
 
     def __init__(self, state: DRState, gmap: GameMap, rules: RuleBook, eff: Effective,
-                 submitted: dict[str, FactionOrders], dice: Dice) -> None:
+                 submitted: dict[str, FactionOrders], dice: Dice, decisions: Mapping[str, str] | None = None) -> None:
         self.board = Board(state, gmap, rules, eff)
         self.state, self.gmap, self.rules, self.eff = state, gmap, rules, eff
         self.submitted, self.dice = submitted, dice
+        self.decisions = decisions or {}
         self.mv = Movement(turn=state.turn, vacated_entry=str(rules["movement.vacated_entry"]))
         self.diplomacy = self.mv.vacated_entry == "diplomacy"
 
@@ -583,13 +601,16 @@ class StepA:
 
     def _apply_outcome(self, contest: Contest) -> None:
         outcome, tops = rank_sides(contest.sides, str(self.rules["movement.multiway_tie"]))
+        if outcome == "gm":
+            outcome, tops = gm_tie(self.decisions, f"tie-{contest.territory}", self.gmap, contest.territory, tops)
+            contest.note = "settled by the GM's battles (DR-MOV-10)"
         contest.outcome = outcome
         place = contest.territory
         if outcome in ("occupied", "held"):
             contest.winner = tops[0].token
         for side in contest.sides:
             self._side_fate(side, outcome, tops, place)
-        if outcome in ("standoff", "gm"):
+        if outcome == "standoff":
             self.mv.standoffs.append(place)
 
     def _side_fate(self, side: Side, outcome: str, tops: list[Side], place: str) -> None:
@@ -689,10 +710,13 @@ class BattleSetup:
         self._terrain()
 
     def _engaged(self) -> set[str]:
-        principals = {s.token for b in self.step.mv.battles if b.number != self.battle.number for s in b.sides}
-        champions = {s.champion for b in self.step.mv.battles if b.number < self.battle.number
-                     and b.kind == TABLETOP for s in b.sides}
-        return principals | champions
+        """Tokens already at their `battle.max_per_token` tabletop battles this turn (DR-MOV-26)."""
+        principals = [s.token for b in self.step.mv.battles if b.number != self.battle.number for s in b.sides]
+        champions = [s.champion for b in self.step.mv.battles if b.number < self.battle.number
+                     and b.kind == TABLETOP for s in b.sides if s.champion not in principals]
+        limit = int(self.rules["battle.max_per_token"])
+        fights = Counter(principals + champions)
+        return {tok for tok, n in fights.items() if n >= limit}
 
     def eligible(self, token: str, engaged: set[str]) -> bool:
         """A list token with an approved list not fighting elsewhere (DR-BAT-4, DR-MOV-26)."""
@@ -728,6 +752,8 @@ class BattleSetup:
             why = "defensive token"
         if not why and not all(champions):
             why = "no eligible army"
+        if not why and self.battle.follows and set(champions) & self._engaged():
+            why = "already fought this turn (DR-MOV-26)"
         if not why and not all(self.eligible(ch, set()) for ch in champions):
             why = "no approved list" if self.rules["lists.missing_list_battle"] == "rolloff" else ""
         if not why and count >= int(self.rules["rolloff.optional_after"]):
@@ -746,7 +772,7 @@ class BattleSetup:
         if b.swap:
             return
         contest = next(c for c in self.step.mv.contests if c.battle == b.number)
-        has_defender = any(s.role == DEFENDER for s in contest.sides)
+        has_defender = any(s.role == DEFENDER for s in [*contest.sides, *b.sides])
         for side in b.sides:
             fac = self.state.factions[side.faction]
             if b.territory == fac.stronghold:
@@ -849,9 +875,30 @@ def rolloff_favour(state: DRState, rules: RuleBook, aims: Sequence[tuple[str, st
 
 
 def step_a(state: DRState, gmap: GameMap, rules: RuleBook, eff: Effective,
-           submitted: dict[str, FactionOrders], dice: Dice) -> Movement:
-    """Step A of a turn (DR-GEN-2 step 2): supports, contests and the battle list."""
-    return StepA(state, gmap, rules, eff, submitted, dice).run()
+           submitted: dict[str, FactionOrders], dice: Dice, decisions: Mapping[str, str] | None = None) -> Movement:
+    """Step A of a turn (DR-GEN-2 step 2): supports, contests and the battle list.
+    `decisions` holds the GM's answers where a rule option lets the GM decide."""
+    return StepA(state, gmap, rules, eff, submitted, dice, decisions).run()
+
+
+def dependent_battle(state: DRState, gmap: GameMap, rules: RuleBook, eff: Effective,
+                     submitted: dict[str, FactionOrders], moved: Movement, territory: str,
+                     tops: Sequence[Side], dice: Dice) -> Battle:
+    """The battle of a dependent contest fought in a further window
+    (`battle.dependent_contest = "second_window"`, DR-MOV-27), set up like Step A's:
+    champions, roll-off checks, home side, points and terrain. Appended to `moved`."""
+    step = StepA(state, gmap, rules, eff, submitted, dice)
+    step.mv = moved
+    number = max((b.number for b in moved.battles), default=0) + 1
+    contest = next(c for c in moved.contests if c.territory == territory and c.outcome == "dependent")
+    contest.battle = number
+    rank = {f: i for i, f in enumerate(state.faction_order)}
+    sides = sorted((BattleSide(s.faction, s.token, s.role, s.strength, territory, supporters=list(s.supporters))
+                    for s in tops), key=lambda s: rank.get(s.faction, 99))
+    battle = Battle(number, territory, sides=sides, follows=territory)
+    moved.battles.append(battle)
+    BattleSetup(step, battle).build()
+    return battle
 
 
 def convert_to_rolloff(state: DRState, gmap: GameMap, rules: RuleBook, movement: Movement,

@@ -161,14 +161,22 @@ def movement_reports(game: Game, dice: Dice) -> list[Report]:
     context = _base(game) | {"movement": moved, "nmr_factions": game.data.get("nmr", [])}
     reports = [Report("movement_report", f"Turn {game.state.turn}: movement", ("*",), context, public=True,
                       key="movement")]
-    for battle in moved.battles:
-        if battle.kind != movement.TABLETOP:
-            continue
-        players = tuple(game.player_of(s.faction) for s in battle.sides) + ("gm",)
-        lists = {s.faction: game.state.lists.get(s.champion) for s in battle.sides}
-        reports.append(Report("briefing", f"Turn {game.state.turn}: battle {battle.number} briefing", players,
-                              context | {"battle": battle, "lists": lists}, key=f"briefing-{battle.number}"))
+    reports += [briefing(game, context, b) for b in moved.battles if b.kind == movement.TABLETOP]
     return reports
+
+
+def briefing(game: Game, context: dict[str, Any], battle: movement.Battle) -> Report:
+    """The battle briefing to both sides and the GM (DR-TRN-4)."""
+    players = tuple(game.player_of(s.faction) for s in battle.sides) + ("gm",)
+    lists = {s.faction: game.state.lists.get(s.champion) for s in battle.sides}
+    return Report("briefing", f"Turn {game.state.turn}: battle {battle.number} briefing", players,
+                  context | {"battle": battle, "lists": lists}, key=f"briefing-{battle.number}")
+
+
+def second_window_reports(game: Game, battle: movement.Battle) -> list[Report]:
+    """A dependent contest fought in a further battle window (`battle.dependent_contest`)."""
+    moved = from_data(movement.Movement, game.data["movement"])
+    return [briefing(game, _base(game) | {"movement": moved, "nmr_factions": game.data.get("nmr", [])}, battle)]
 
 
 def battle_reports(game: Game, dice: Dice) -> list[Report]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.campaign import Player, Settings
-from pbem.dice import Dice
+from pbem.dice import Dice, ReplayDice, Roll
 from pbem.mapdata import GameMap, load_map
 from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulebook import RULES_DIR, RuleBook, load_rules
@@ -24,7 +24,7 @@ from pbem.rulesets.daemon_rift import aftermath as step_b_mod
 from pbem.rulesets.daemon_rift import battle_window, endturn, movement, setup, validate
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift import reporting
-from pbem.rulesets.daemon_rift.model import DRState, FactionOrders
+from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders
 from pbem.tomlio import from_data, to_data
 
 WINDOWS = {"lists": "lists", "orders": "orders", "battles": "battles", "retreats": "retreats", "over": "orders"}
@@ -49,6 +49,7 @@ class Game:
         self.state = from_data(DRState, self.data["dr"])
         self.gmap = campaign_map(settings.map)
         self.rules = rulebook(settings)
+        self.decisions: Mapping[str, str] = {}      # the GM's answers for the stage being resolved
 
     def dump(self) -> dict[str, Any]:
         self.data["dr"] = to_data(self.state)
@@ -173,6 +174,7 @@ class DaemonRift(Ruleset):
     # -- resolving -----------------------------------------------------------------
     def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
         game = Game(ctx.game, ctx.settings)
+        game.decisions = ctx.decisions
         by_faction = {p.faction: submissions[p.id] for p in ctx.settings.players if p.id in submissions}
         reports: list[Report] = []
         alerts: list[str] = []
@@ -198,7 +200,7 @@ class DaemonRift(Ruleset):
         game.data["orders"] = {f: to_data(o) for f, o in submitted.items()}
         game.data["nmr"] = [f for f in game.live_factions() if f not in submitted and game.state.tokens_of(f)]
         eff = validate.effective_orders(game.state, game.gmap, game.rules, submitted, dice)
-        moved = movement.step_a(game.state, game.gmap, game.rules, eff, submitted, dice)
+        moved = movement.step_a(game.state, game.gmap, game.rules, eff, submitted, dice, game.decisions)
         game.data["movement"] = to_data(moved)
         game.data["effective"] = to_data(eff)
         game.data["battle_reports"], game.data["gm_results"] = {}, {}
@@ -209,10 +211,30 @@ class DaemonRift(Ruleset):
         self._step_b(game, dice, reports)
 
     def _step_b(self, game: Game, dice: Dice, reports: list[Report]) -> None:
+        """Step B; it runs again after each further battle window, replaying its earlier dice."""
         results = battle_window.accepted_results(game)
         submitted = {f: from_data(FactionOrders, o) for f, o in game.data.get("orders", {}).items()}
-        moved = from_data(movement.Movement, game.data["movement"])
-        after = step_b_mod.step_b(game.state, game.gmap, game.rules, moved, results, dice, submitted)
+        while True:
+            moved = from_data(movement.Movement, game.data["movement"])
+            start = copy.deepcopy(game.state)
+            earlier = [Roll(r["n"], r["purpose"], r["sides"], tuple(r["faces"])) for r in game.data.get("replay", [])]
+            replay = ReplayDice(earlier, dice)
+            try:
+                after = step_b_mod.step_b(game.state, game.gmap, game.rules, moved, results, replay, submitted,
+                                          decisions=game.decisions)
+                break
+            except step_b_mod.SecondWindowNeeded as need:
+                game.state = start
+                eff = from_data(Effective, game.data["effective"])
+                battle = movement.dependent_battle(game.state, game.gmap, game.rules, eff, submitted, moved,
+                                                   need.territory, need.tops, replay)
+                game.data["movement"] = to_data(moved)
+                game.data["replay"] = [to_data(r) for r in replay.log]
+                if battle.kind == movement.TABLETOP:
+                    reports += reporting.second_window_reports(game, battle)
+                    game.state.phase = "battles"
+                    return
+        game.data.pop("replay", None)
         game.data["aftermath"] = to_data(after)
         game.data["movement"] = to_data(moved)
         reports += reporting.battle_reports(game, dice)
@@ -225,7 +247,8 @@ class DaemonRift(Ruleset):
         submitted = {f: from_data(FactionOrders, o) for f, o in game.data.get("orders", {}).items()}
         moved = from_data(movement.Movement, game.data["movement"])
         after = from_data(step_b_mod.Aftermath, game.data["aftermath"])
-        facts = step_b_mod.finish_turn_moves(game.state, game.gmap, game.rules, moved, after, choices)
+        facts = step_b_mod.finish_turn_moves(game.state, game.gmap, game.rules, moved, after, choices,
+                                             game.decisions)
         eot = endturn.end_turn(game.state, game.gmap, game.rules, facts, submitted)
         reports += reporting.end_of_turn_reports(game, facts, eot)
         for key in ("orders", "movement", "aftermath", "effective", "battle_reports", "gm_results"):
@@ -241,7 +264,7 @@ class DaemonRift(Ruleset):
         elif verb == "APPROVE":
             text = reporting.approve(game, list(words[1:]))
         else:
-            raise ValueError(f"unknown command {verb}; GM commands: RESOLVE, EXTEND, PAUSE, RESUME, RESULT, APPROVE")
+            raise ValueError(f"unknown command {verb}; GM commands: RESOLVE, EXTEND, PAUSE, RESUME, DECIDE, RESULT, APPROVE")
         return game.dump(), text
 
 
