@@ -50,14 +50,16 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     folder = root / name
     if (folder / "campaign.toml").exists():
         raise UserError(f"{folder} already holds a campaign")
+    map_name = map_name or ruleset.default_map
+    if not map_name:
+        raise UserError(f"{ruleset.title} has no default map: name one with --map")
     secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
     secrets |= fixed_secrets or {}
     domain = "pbem.localhost"
     data: dict[str, Any] = {
         "name": name, "title": f"{ruleset.title}: {name}", "ruleset": ruleset.name, "map": map_name,
         "address": f"{name}@{domain}",
-        "schedule": schedule or {"timezone": "UTC", "orders": "7d", "battles": "7d", "retreats": "2d",
-                                 "lists": "7d", "at": "20:00", "reminder": "24h"},
+        "schedule": schedule or {"timezone": "UTC", **ruleset.windows, "at": "20:00", "reminder": "24h"},
         "transport": transport or {"inbox": {"type": "maildir", "path": "inbox"},
                                    "outbox": {"type": "maildir", "path": "outbox/maildir"}},
         "gm": {"id": "gm", "name": "Game master", "email": gm_email.lower(),
@@ -67,6 +69,10 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
                      "secret": credentials.hash_generated(secrets[p.id])} for i, p in enumerate(players)],
         "rules": rules or {},
     }
+    try:
+        data["players"] = ruleset.assign(map_name, data["players"])
+    except ValueError as exc:
+        raise UserError(f"cannot set up {name}: {exc}") from exc
     write_toml(folder / "campaign.toml", data, header=f"# Campaign {name}: settings. Edit freely; secrets are hashes.")
     write_toml(folder / "state.toml", {})
     camp = Campaign(folder)
