@@ -24,8 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.rulesets.diplomacy import Board, Unit, adjudicate_movement, standard_board  # noqa: E402
-from pbem.rulesets.diplomacy.board import board_from_data, province_of  # noqa: E402
+from pbem.rulesets.diplomacy import Board, Unit, adjudicate_movement, standard_board
+from pbem.rulesets.diplomacy.board import board_from_data, province_of
 
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 

@@ -52,3 +52,30 @@ def test_long_chain_resolves_through_decide_all() -> None:
     n = 20_000
     r: Resolver[int] = Resolver(lambda r, k: True if k == n else r.resolve(k + 1), _never)
     assert r.decide_all([0])[0] is True
+
+
+def test_known_decisions_are_not_worked_out_again() -> None:
+    asked: list[str] = []
+
+    def decide(r: Resolver[str], k: str) -> bool:
+        asked.append(k)
+        return {"a": lambda: not r("b"), "b": lambda: r("c"), "c": lambda: True}[k]()
+
+    r: Resolver[str] = Resolver(decide, _never, known={"b": False})
+    assert r.decide_all(["a", "b"]) == {"a": True, "b": False}
+    assert asked == ["a"]
+
+
+def test_cycle_through_a_decision_asked_twice_lists_it_once() -> None:
+    # a depends on b twice and b on a: a two-outcome cycle whose backup sees each key once.
+    rules = {"a": lambda r: r("b") and r("b"), "b": lambda r: r("a")}
+    seen: list[list[str]] = []
+
+    def backup(r: Resolver[str], cycle: Sequence[str]) -> None:
+        seen.append(list(cycle))
+        for k in cycle:
+            r.settle(k, False)
+
+    r: Resolver[str] = Resolver(lambda r, k: rules[k](r), backup)
+    assert r("a") is False and r("b") is False
+    assert sorted(seen[0]) == ["a", "b"]

@@ -11,14 +11,16 @@ otherwise the rule system's backup rule decides (circular movement, convoy
 paradoxes, or whatever the variant needs).
 
 Decisions are booleans. Rule systems that need numbers (strengths) compute them
-from boolean decisions, as the DATC describes.
+from boolean decisions, as the DATC describes. A rule system that can tell some
+decisions without asking about others (a move into an empty, uncontested
+province) passes them in as `known`, so only the entangled ones go through the
+guessing machinery.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Sequence
-from enum import Enum
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -26,12 +28,6 @@ K = TypeVar("K", bound=Hashable)
 # Chains of moves recurse one level per link; Python 3.11 runs pure-Python
 # recursion without growing the C stack, so a generous limit is safe.
 _RECURSION_LIMIT = 200_000
-
-
-class _Mark(Enum):
-    GUESSING = 1
-    RESOLVED = 2
-
 
 Decide = Callable[["Resolver[K]", K], bool]
 Backup = Callable[["Resolver[K]", Sequence[K]], None]
@@ -43,14 +39,18 @@ class Resolver(Generic[K]):
     `decide(resolver, key)` must be a pure function of the decisions it asks for.
     `backup(resolver, cycle)` is called when a cycle has no or two consistent
     outcomes; it must settle every key of the cycle with :meth:`settle`.
+    `known` holds decisions the rule system has already settled.
     """
 
-    def __init__(self, decide: Decide[K], backup: Backup[K]) -> None:
+    def __init__(self, decide: Decide[K], backup: Backup[K], known: Mapping[K, bool] | None = None) -> None:
         self._decide = decide
         self._backup = backup
-        self._mark: dict[K, _Mark] = {}
-        self._value: dict[K, bool] = {}
+        self._known: dict[K, bool] = dict(known) if known else {}
+        # Decisions being worked out or standing on a guess, with their provisional value.
+        self._guess: dict[K, bool] = {}
+        # The guessed decisions that others have consulted, in order, and as a set.
         self._deps: list[K] = []
+        self._in_deps: set[K] = set()
 
     def __call__(self, key: K) -> bool:
         """Shorthand for :meth:`resolve` (deep chains should call resolve directly:
@@ -62,44 +62,51 @@ class Resolver(Generic[K]):
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, _RECURSION_LIMIT))
         try:
-            return {k: self.resolve(k) for k in keys}
+            resolve = self.resolve
+            return {k: resolve(k) for k in keys}
         finally:
             sys.setrecursionlimit(old)
 
     def settle(self, key: K, value: bool) -> None:
         """Fix a decision's value (used by backup rules)."""
-        self._mark[key] = _Mark.RESOLVED
-        self._value[key] = value
+        self._known[key] = value
+        self._guess.pop(key, None)
 
     def is_resolved(self, key: K) -> bool:
-        return self._mark.get(key) is _Mark.RESOLVED
+        return key in self._known
 
     def resolve(self, key: K) -> bool:
-        mark = self._mark.get(key)
-        if mark is _Mark.RESOLVED:
-            return self._value[key]
-        if mark is _Mark.GUESSING:
-            if key not in self._deps:
+        value = self._known.get(key)
+        if value is not None:
+            return value
+        value = self._guess.get(key)
+        if value is not None:
+            if key not in self._in_deps:
+                self._in_deps.add(key)
                 self._deps.append(key)
-            return self._value[key]
+            return value
         return self._resolve_fresh(key)
 
     def _resolve_fresh(self, key: K) -> bool:
         start = len(self._deps)
-        first = self._try(key, guess=False)
+        self._guess[key] = False
+        first = self._decide(self, key)
         if len(self._deps) == start:
             # Depends on no guess: final, unless a backup rule settled it meanwhile.
-            if self._mark.get(key) is not _Mark.RESOLVED:
+            if key not in self._known:
                 self.settle(key, first)
-            return self._value[key]
+            return self._known[key]
         if self._deps[start] != key:
             # Part of a cycle around another decision: stay a guess for now.
-            self._deps.append(key)
-            self._value[key] = first
+            if key not in self._in_deps:
+                self._in_deps.add(key)
+                self._deps.append(key)
+            self._guess[key] = first
             return first
         # `key` heads a cycle: try the other guess.
         self._reset_from(start)
-        second = self._try(key, guess=True)
+        self._guess[key] = True
+        second = self._decide(self, key)
         if first == second:
             self._reset_from(start)
             self.settle(key, first)
@@ -107,18 +114,13 @@ class Resolver(Generic[K]):
         cycle = list(self._deps[start:])
         self._reset_from(start)
         self._backup(self, cycle)
-        if self._mark.get(key) is not _Mark.RESOLVED:
+        if key not in self._known:
             raise RuntimeError(f"backup rule left {key!r} unsettled")
-        return self.resolve(key)
-
-    def _try(self, key: K, guess: bool) -> bool:
-        self._mark[key] = _Mark.GUESSING
-        self._value[key] = guess
-        return self._decide(self, key)
+        return self._known[key]
 
     def _reset_from(self, start: int) -> None:
+        """Forget the guesses made since `start`, for another try or for good."""
         for k in self._deps[start:]:
-            if self._mark.get(k) is _Mark.GUESSING:
-                del self._mark[k]
-                self._value.pop(k, None)
+            self._guess.pop(k, None)
+            self._in_deps.discard(k)
         del self._deps[start:]

@@ -7,22 +7,31 @@ earlier one, as a player who corrects himself in one mail expects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pbem.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.orders import Order
-from pbem.rulesets.diplomacy.results import VOID, OrderResult, Submitted, as_text, rejected
+from pbem.rulesets.diplomacy.orders import Order, order_reader
+from pbem.rulesets.diplomacy.results import (
+    VOID,
+    OrderResult,
+    Submitted,
+    as_text,
+    rejected,
+)
 from pbem.rulesets.diplomacy.units import Unit
 
 # Checks one order against the unit it names; returns the order as it will be tried.
 Check = Callable[[Order, Unit], Order]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Given:
-    """An accepted order: where it stood in the submission, whose it is, what it says."""
+    """An accepted order: where it stood in the submission, whose it is, what it says.
+
+    Not frozen: one is built per order on the adjudicator's hot path, and a
+    frozen dataclass costs several times as much to build. Treat it as read-only."""
 
     index: int
     power: str
@@ -32,16 +41,7 @@ class Given:
 def parse_all(board: Board, orders: Sequence[Submitted], phase: str) -> tuple[list[OrderResult | None], list[Given]]:
     """Parse every line; results hold the rejected ones, the rest come back as Given."""
     results: list[OrderResult | None] = [None] * len(orders)
-    parsed: list[Given] = []
-    powers: dict[str, str] = {}
-    for i, (power, raw) in enumerate(orders):
-        try:
-            power = powers.get(power) or powers.setdefault(power, board.power_names.lookup(power))
-            order = Order.parse(raw, board, phase) if isinstance(raw, str) else raw
-        except OrderProblem as problem:
-            results[i] = rejected(power, as_text(raw), problem)
-            continue
-        parsed.append(Given(i, power, order))
+    parsed = [Given(i, power, order) for i, power, order in _understood(board, orders, phase, results)]
     return results, parsed
 
 
@@ -49,19 +49,34 @@ def accept_unit_orders(
     board: Board, units: dict[str, Unit], orders: Sequence[Submitted], phase: str, check: Check
 ) -> tuple[list[OrderResult | None], dict[str, Given]]:
     """Parse and check orders that command a unit; the accepted ones keyed by province."""
-    results, parsed = parse_all(board, orders, phase)
+    results: list[OrderResult | None] = [None] * len(orders)
     accepted: dict[str, Given] = {}
-    for g in parsed:
+    for i, power, order in _understood(board, orders, phase, results):
         try:
-            order = check(g.order, own_unit(g.power, g.order, units))
+            checked = check(order, own_unit(power, order, units))
         except OrderProblem as problem:
-            results[g.index] = rejected(g.power, str(g.order), problem)
+            results[i] = rejected(power, order.text, problem)
             continue
-        earlier = accepted.get(order.province)
+        earlier = accepted.get(checked.province)
         if earlier is not None:
-            results[earlier.index] = OrderResult(earlier.power, str(earlier.order), VOID, "replaced by a later order")
-        accepted[order.province] = Given(g.index, g.power, order)
+            results[earlier.index] = OrderResult(earlier.power, earlier.order.text, VOID, "replaced by a later order")
+        accepted[checked.province] = Given(i, power, checked)
     return results, accepted
+
+
+def _understood(
+    board: Board, orders: Sequence[Submitted], phase: str, results: list[OrderResult | None]
+) -> Iterator[tuple[int, str, Order]]:
+    """(index, power, order) for each line that parses; the others get their result here."""
+    read, power_of = order_reader(board, phase), board.power
+    for i, (power, raw) in enumerate(orders):
+        try:
+            power = power_of(power)
+            order = read(raw) if isinstance(raw, str) else raw
+        except OrderProblem as problem:
+            results[i] = rejected(power, as_text(raw), problem)
+            continue
+        yield i, power, order
 
 
 def own_unit(power: str, order: Order, units: dict[str, Unit]) -> Unit:

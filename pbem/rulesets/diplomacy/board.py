@@ -19,6 +19,7 @@ from pbem.orders import NameIndex
 
 MAPS_DIR = Path(__file__).resolve().parents[3] / "rules" / "maps"
 KINDS = ("land", "coast", "sea")
+MEMO_LIMIT = 50_000
 
 COAST_NAMES: dict[str, tuple[str, ...]] = {
     "NC": ("nc", "n", "north", "northcoast"),
@@ -68,25 +69,60 @@ class Board:
     names: NameIndex = field(init=False)
     location_ids: dict[str, str] = field(init=False)
     coast_seas: dict[str, frozenset[str]] = field(init=False)
+    seas: frozenset[str] = field(init=False)
+    _fleet_targets: dict[tuple[str, str], tuple[str, ...]] = field(init=False, repr=False, compare=False)
     power_names: NameIndex = field(init=False)
+    # Memos of what players typed -> what it means (pure functions of the map).
+    _memo: dict[str, dict[str, Any]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _powers: dict[str, str] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _places: dict[str, str] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.fleet_reach = {
             loc: frozenset(province_of(t) for t in targets) for loc, targets in self.fleet_adj.items()
         }
+        self.seas = frozenset(p for p, spec in self.provinces.items() if spec.kind == "sea")
         self.coast_seas = {p: frozenset(self._seas_touching(p)) for p in self.provinces}
+        self._fleet_targets = {}
+        for src, targets in self.fleet_adj.items():
+            for t in sorted(targets):
+                key = (src, province_of(t))
+                self._fleet_targets[key] = (*self._fleet_targets.get(key, ()), t)
         self.location_ids = {loc: loc for p in self.provinces for loc in {p, *self.locations(p)}}
         self.names = NameIndex({p.id: (p.name, *p.aliases) for p in self.provinces.values()})
         self.power_names = NameIndex(
             {p.name: (p.adjective,) for p in self.powers.values()}, what="power"
         )
 
+    def memo(self, table: str) -> dict[str, Any]:
+        """A cache of readings of player text that depend only on the map (the
+        order parser keeps one per phase); emptied when it grows past
+        `MEMO_LIMIT` entries, so odd input cannot fill memory."""
+        found = self._memo.get(table)
+        if found is None or len(found) > MEMO_LIMIT:
+            found = self._memo[table] = {}
+        return found
+
+    def power(self, text: str) -> str:
+        """The power a player's text names (name or adjective, any case); raises InvalidOrder."""
+        found = self._powers.get(text)
+        if found is None:
+            found = _remember(self._powers, text, self.power_names.lookup(text))
+        return found
+
+    def province(self, text: str) -> str:
+        """The province id a player's text names; raises InvalidOrder / AmbiguousOrder."""
+        found = self._places.get(text)
+        if found is None:
+            found = _remember(self._places, text, self.names.lookup(text))
+        return found
+
     @property
     def supply_centres(self) -> list[str]:
         return [p.id for p in self.provinces.values() if p.supply]
 
     def is_sea(self, prov: str) -> bool:
-        return self.provinces[prov].kind == "sea"
+        return prov in self.seas
 
     def locations(self, prov: str) -> list[str]:
         """Where a fleet can stand in `prov`: the province, or each of its coasts."""
@@ -117,9 +153,9 @@ class Board:
             return prov in self.army_adj.get(src, ())
         return prov in self.fleet_reach.get(src, ())
 
-    def fleet_targets(self, src: str, prov: str) -> list[str]:
+    def fleet_targets(self, src: str, prov: str) -> tuple[str, ...]:
         """Locations of `prov` a fleet at `src` can move to."""
-        return [t for t in self.fleet_adj.get(src, ()) if province_of(t) == prov]
+        return self._fleet_targets.get((src, prov), ())
 
     def sea_routes(self, fleet_seas: Iterable[str]) -> SeaRoutes:
         """Which convoys the fleets now at sea could make (DATC 4.E.1: orders
@@ -127,31 +163,50 @@ class Board:
         return SeaRoutes(self, fleet_seas)
 
 
+def _remember(memo: dict[str, str], key: str, value: str) -> str:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 class SeaRoutes:
     """Groups of adjacent seas holding fleets: an army can only be convoyed
-    between two coasts that touch one group, through a fleet of that group."""
+    between two coasts that touch one group, through a fleet of that group.
+    The groups are found when first asked for (`fleet_seas` is read then):
+    most phases need none."""
 
     def __init__(self, board: Board, fleet_seas: Iterable[str]) -> None:
         self.board = board
-        seas = set(fleet_seas)
-        self.group: dict[str, int] = {}
-        for start in seas:
-            if start not in self.group:
-                self._flood(start, seas, len(self.group))
+        self._seas = fleet_seas
+        self._group: dict[str, int] | None = None
         self._touching: dict[str, set[int]] = {}
 
-    def _flood(self, start: str, seas: set[str], number: int) -> None:
-        stack, self.group[start] = [start], number
-        while stack:
-            for p in self.board.fleet_reach.get(stack.pop(), ()):
-                if p in seas and p not in self.group:
-                    self.group[p] = number
-                    stack.append(p)
+    @property
+    def group(self) -> dict[str, int]:
+        """Sea province -> number of its group of fleet-holding seas."""
+        if self._group is None:
+            self._group = self._flood(set(self._seas))
+        return self._group
+
+    def _flood(self, seas: set[str]) -> dict[str, int]:
+        group: dict[str, int] = {}
+        for number, start in enumerate(seas):
+            if start in group:
+                continue
+            stack, group[start] = [start], number
+            while stack:
+                for p in self.board.fleet_reach.get(stack.pop(), ()):
+                    if p in seas and p not in group:
+                        group[p] = number
+                        stack.append(p)
+        return group
 
     def touching(self, prov: str) -> set[int]:
         found = self._touching.get(prov)
         if found is None:
-            found = {self.group[s] for s in self.board.army_seas(prov) if s in self.group}
+            group = self.group
+            found = {group[s] for s in self.board.army_seas(prov) if s in group}
             self._touching[prov] = found
         return found
 
@@ -168,8 +223,8 @@ class SeaRoutes:
 
     def _leg(self, start: str, via: str, other: str) -> bool:
         """A chain of fleets from `start` to `via` none of which (but `via`) touches `other`."""
-        reach = self.board.fleet_reach
-        frontier = [s for s in self.board.army_seas(start) if s in self.group]
+        reach, group = self.board.fleet_reach, self.group
+        frontier = [s for s in self.board.army_seas(start) if s in group]
         seen = set(frontier)
         while frontier:
             sea = frontier.pop()
@@ -178,7 +233,7 @@ class SeaRoutes:
             if other in reach[sea]:
                 continue
             for nxt in reach[sea]:
-                if nxt in self.group and nxt not in seen:
+                if nxt in group and nxt not in seen:
                     seen.add(nxt)
                     frontier.append(nxt)
         return False

@@ -12,15 +12,22 @@ its moves succeed).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 
 from pbem.adjudicator import Resolver
 from pbem.rulesets.diplomacy.accept import Check, Given, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Convoy, Hold, Move, Order, Support
 from pbem.rulesets.diplomacy.results import (
-    FAILS, SUCCEEDS, VOID, DislodgedUnit, OrderResult, PhaseResult, Submitted, check_edition, sort_units,
+    FAILS,
+    SUCCEEDS,
+    VOID,
+    DislodgedUnit,
+    OrderResult,
+    PhaseResult,
+    Submitted,
+    check_edition,
+    sort_units,
 )
 from pbem.rulesets.diplomacy.units import Unit
 
@@ -37,13 +44,13 @@ def adjudicate_movement(
     results, given = accept_unit_orders(board, at, orders, "movement", _checker(board, at))
     table = Movement(board, at, {p: g.order for p, g in given.items()}, edition)
     table.resolve()
-    for prov, g in given.items():
+    for g in given.values():
         results[g.index] = table.result_of(g)
     return table.outcome([r for r in results if r is not None])
 
 
 def _checker(board: Board, at: dict[str, Unit]) -> Check:
-    routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and board.is_sea(u.province))
+    routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and u.province in board.seas)
 
     def check(order: Order, unit: Unit) -> Order:
         if isinstance(order, Move):
@@ -53,7 +60,7 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
         if isinstance(order, Convoy):
             return order.validate(board, unit, at, routes)
         if isinstance(order, Hold):
-            return order if order.loc == unit.loc else replace(order, loc=unit.loc)
+            return order if order.loc == unit.loc else Hold(order.kind, unit.loc)
         raise AssertionError(f"unexpected order {order!r}")
 
     return check
@@ -64,11 +71,13 @@ class Movement:
 
     def __init__(self, board: Board, units: dict[str, Unit], orders: dict[str, Order], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
-        self.moves: dict[str, Move] = {p: o for p, o in orders.items() if isinstance(o, Move)}
         self.orders = orders
+        self.moves: dict[str, Move] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
         for p, o in orders.items():
-            if isinstance(o, Convoy):
+            if isinstance(o, Move):
+                self.moves[p] = o
+            elif isinstance(o, Convoy):
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
         self.convoyed = {p for p, m in self.moves.items() if self._goes_by_convoy(p, m)}
         self.moves_to: dict[str, list[str]] = {}
@@ -81,6 +90,9 @@ class Movement:
         self.void: set[str] = set()
         self._match_supports(orders)
         self.decisions: dict[Key, bool] = {}
+        self._rules: tuple[Callable[[Resolver[Key], str], bool], ...] = (
+            self._move, self._support_given, self._dislodged, self._path,
+        )
 
     # ------------------------------------------------------------ setup
 
@@ -88,7 +100,7 @@ class Movement:
         """Whether an army's move takes the sea route (DATC 4.A.3, per edition)."""
         if self.units[src].kind != "A":
             return False
-        if not self.board.can_move("A", src, move.target):
+        if move.target not in self.board.army_adj[src]:
             return True
         fleets = self.convoy_orders.get((src, move.target), ())
         power = self.units[src].power
@@ -129,22 +141,29 @@ class Movement:
     # ------------------------------------------------------------ decisions
 
     def resolve(self) -> None:
-        resolver: Resolver[Key] = Resolver(self._decide, _backup)
+        resolver: Resolver[Key] = Resolver(self._decide, _backup, self._settled_at_once())
         keys: list[Key] = [(MOVE, p) for p in self.moves]
         keys += [(SUPPORT, p) for p in self.supports]
         keys += [(DISLODGED, p) for p in self.units if p in self.moves_to]
         keys += [(PATH, p) for p in self.convoyed]
         self.decisions = resolver.decide_all(keys)
 
+    def _settled_at_once(self) -> dict[Key, bool]:
+        """Decisions that depend on no other, so the resolver need not work them
+        out: a move over land into an empty province no other unit enters
+        succeeds, and a support nobody attacks is given."""
+        known: dict[Key, bool] = {}
+        for p, m in self.moves.items():
+            if m.target not in self.units and len(self.moves_to[m.target]) == 1 and p not in self.convoyed:
+                known[(MOVE, p)] = True
+        for p in self.supports:
+            if p not in self.moves_to:
+                known[(SUPPORT, p)] = True
+        return known
+
     def _decide(self, r: Resolver[Key], key: Key) -> bool:
         kind, p = key
-        if kind == MOVE:
-            return self._move(r, p)
-        if kind == SUPPORT:
-            return self._support_given(r, p)
-        if kind == DISLODGED:
-            return self._dislodged(r, p)
-        return self._path(r, p)
+        return self._rules[kind](r, p)
 
     def _move(self, r: Resolver[Key], src: str) -> bool:
         if src in self.convoyed and not r.resolve((PATH, src)):
@@ -246,7 +265,7 @@ class Movement:
 
     def result_of(self, g: Given) -> OrderResult:
         p, order, d = g.order.province, g.order, self.decisions
-        text = str(order)
+        text = order.text
         if p in self.void:
             what = "the supported unit was not ordered so" if isinstance(order, Support) else "no such convoyed move was ordered"
             return OrderResult(g.power, text, VOID, what)
@@ -274,7 +293,7 @@ class Movement:
         dislodged: list[DislodgedUnit] = []
         for p, unit in self.units.items():
             if p in self.moves and d[(MOVE, p)]:
-                staying.append(replace(unit, loc=self.moves[p].dst))
+                staying.append(Unit(unit.power, unit.kind, self.moves[p].dst))
             elif d.get((DISLODGED, p), False):
                 dislodged.append(self._dislodged_by(unit))
             else:

@@ -9,7 +9,9 @@ unit it commands and raises `IllegalOrder` with the reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar
 
 from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, normalise
@@ -17,6 +19,7 @@ from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, SeaRoutes, provinc
 from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
 
 PHASES = ("movement", "retreat", "adjustment")
+_MEMO_TABLES = {phase: f"orders {phase}" for phase in PHASES}
 
 VERBS: dict[str, str] = {}
 for _verb, _words in {
@@ -154,31 +157,26 @@ class Order:
     def unit_text(self) -> str:
         return f"{self.kind} {self.loc}"
 
+    @cached_property
+    def text(self) -> str:
+        """The canonical form (what `str` gives), formed once per order: results
+        quote it, and memoised orders serve many phases."""
+        return self._format()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _format(self) -> str:
+        return self.unit_text
+
     @classmethod
     def parse(cls, text: str, board: Board, phase: str = "movement") -> Order:
-        """Read one order; raises InvalidOrder / AmbiguousOrder / IllegalOrder."""
-        quick = _quick(text.split(), board, phase)
-        if quick is not None:
-            return quick
-        cur = _Cursor(_tokens(text, board), board)
-        if cur.at_end():
-            raise InvalidOrder("empty order")
-        lead = cur.peek_verb()
-        if lead in ("build", "disband", "waive"):
-            cur.verb()
-            order = _LEADING[lead].read_after_verb(cur)
-        else:
-            kind, loc = cur.unit()
-            verb = cur.verb()
-            if verb == "move" and phase == "retreat":
-                verb = "retreat"
-            if verb not in _BY_VERB:
-                raise InvalidOrder("expected an order such as H, -, S, C, R, D or B after the unit")
-            order = _BY_VERB[verb].read(kind, loc, cur)
-        cur.end()
-        if phase not in order.phases:
-            raise IllegalOrder(f"{order.verb} orders are not allowed in the {phase} phase")
-        return order
+        """Read one order; raises InvalidOrder / AmbiguousOrder / IllegalOrder.
+
+        Orders are immutable and their reading depends only on the map and the
+        phase, so each distinct line is read once and then served from a memo
+        kept with the board (the same lines recur from phase to phase)."""
+        return order_reader(board, phase)(text)
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -196,11 +194,50 @@ class Order:
             raise IllegalOrder(f"the unit in {unit.province} is {have}", suggestion=f"{unit.kind} {unit.loc}")
 
 
+def order_reader(board: Board, phase: str) -> Callable[[str], Order]:
+    """`Order.parse` for the many lines of one phase, with the memo looked up once."""
+    memo: dict[str, Order] = board.memo(_MEMO_TABLES.get(phase) or f"orders {phase}")
+
+    def read(text: str) -> Order:
+        order = memo.get(text)
+        if order is None:
+            order = memo[text] = _read(text, board, phase)
+        return order
+
+    return read
+
+
+def _read(text: str, board: Board, phase: str) -> Order:
+    """Read one line of orders without the memo."""
+    quick = _quick(text.split(), board, phase)
+    if quick is not None:
+        return quick
+    cur = _Cursor(_tokens(text, board), board)
+    if cur.at_end():
+        raise InvalidOrder("empty order")
+    lead = cur.peek_verb()
+    if lead in ("build", "disband", "waive"):
+        cur.verb()
+        order = _LEADING[lead].read_after_verb(cur)
+    else:
+        kind, loc = cur.unit()
+        verb = cur.verb()
+        if verb == "move" and phase == "retreat":
+            verb = "retreat"
+        if verb not in _BY_VERB:
+            raise InvalidOrder("expected an order such as H, -, S, C, R, D or B after the unit")
+        order = _BY_VERB[verb].read(kind, loc, cur)
+    cur.end()
+    if phase not in order.phases:
+        raise IllegalOrder(f"{order.verb} orders are not allowed in the {phase} phase")
+    return order
+
+
 @dataclass(frozen=True)
 class Hold(Order):
     verb: ClassVar[str] = "hold"
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit_text} H"
 
 
@@ -212,7 +249,7 @@ class Move(Order):
 
     verb: ClassVar[str] = "move"
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit_text} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
 
     def __post_init__(self) -> None:
@@ -232,19 +269,20 @@ class Move(Order):
 
         An army may name a province it cannot reach over land when fleets now at
         sea could convoy it there; without `routes` (retreats) it may not."""
-        if self.target == unit.province:
+        target = self.target
+        if target == unit.province:
             raise IllegalOrder("a unit cannot move to the province it is in")
         if unit.kind == "F":
             return self._fleet(board, unit)
-        if board.is_sea(self.target):
-            raise IllegalOrder(f"an army cannot move to {board.provinces[self.target].name}")
-        if not board.can_move("A", unit.loc, self.target) and not (
-            routes is not None and routes.possible(unit.province, self.target)
+        if target in board.seas:
+            raise IllegalOrder(f"an army cannot move to {board.provinces[target].name}")
+        if target not in board.army_adj[unit.loc] and not (
+            routes is not None and routes.possible(unit.province, target)
         ):
-            raise IllegalOrder(f"{self.target} is not adjacent to {unit.province} and no fleets at sea can convoy there")
-        if self.loc == unit.loc and self.dst == self.target:
+            raise IllegalOrder(f"{target} is not adjacent to {unit.province} and no fleets at sea can convoy there")
+        if self.loc == unit.loc and self.dst == target:
             return self
-        return replace(self, loc=unit.loc, dst=self.target)
+        return Move(self.kind, unit.loc, target, self.via_convoy)
 
     def _fleet(self, board: Board, unit: Unit) -> Move:
         if self.via_convoy:
@@ -252,7 +290,7 @@ class Move(Order):
         if self.dst != self.target:
             if not board.can_move("F", unit.loc, self.dst):
                 raise IllegalOrder(f"a fleet in {unit.loc} cannot reach {self.dst}")
-            return self if self.loc == unit.loc else replace(self, loc=unit.loc)
+            return self if self.loc == unit.loc else Move(self.kind, unit.loc, self.dst)
         options = board.fleet_targets(unit.loc, self.target)
         if not options:
             raise IllegalOrder(f"a fleet in {unit.loc} cannot reach {self.target}")
@@ -260,7 +298,7 @@ class Move(Order):
             raise IllegalOrder(f"say which coast of {self.target}", suggestion=" or ".join(sorted(options)))
         if self.loc == unit.loc and self.dst == options[0]:
             return self
-        return replace(self, loc=unit.loc, dst=options[0])
+        return Move(self.kind, unit.loc, options[0])
 
 
 @dataclass(frozen=True)
@@ -275,7 +313,7 @@ class Support(Order):
 
     verb: ClassVar[str] = "support"
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         supported = f"{self.target_kind} {self.target_loc}".strip()
         return f"{self.unit_text} S {supported}" + (f" - {self.dst}" if self.dst else "")
 
@@ -305,9 +343,9 @@ class Support(Order):
             raise IllegalOrder("a unit cannot support itself")
         if not board.can_reach(unit.kind, unit.loc, self.aim):
             raise IllegalOrder(f"{unit.kind} {unit.loc} cannot reach {self.aim}, so cannot support there")
-        if (self.loc, self.target_kind, self.target_loc) == (unit.loc, supported.kind, supported.loc):
+        if self.loc == unit.loc and self.target_kind == supported.kind and self.target_loc == supported.loc:
             return self
-        return replace(self, loc=unit.loc, target_kind=supported.kind, target_loc=supported.loc)
+        return Support(self.kind, unit.loc, supported.kind, supported.loc, self.dst)
 
 
 @dataclass(frozen=True)
@@ -317,7 +355,7 @@ class Convoy(Order):
 
     verb: ClassVar[str] = "convoy"
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit_text} C A {self.army_loc} - {self.dst}"
 
     @classmethod
@@ -330,14 +368,14 @@ class Convoy(Order):
         return cls(kind, loc, province_of(army_loc), province_of(cur.location()))
 
     def validate(self, board: Board, unit: Unit, units: dict[str, Unit], routes: SeaRoutes) -> Convoy:
-        if unit.kind != "F" or not board.is_sea(unit.province):
+        if unit.kind != "F" or unit.province not in board.seas:
             raise IllegalOrder("only fleets at sea can convoy")
         army = units.get(self.army_loc)
         if army is None or army.kind != "A":
             raise IllegalOrder(f"there is no army in {self.army_loc} to convoy")
         if not routes.possible(self.army_loc, self.dst, via=unit.province):
             raise IllegalOrder(f"no convoy through {unit.province} can take an army from {self.army_loc} to {self.dst}")
-        return self if self.loc == unit.loc else replace(self, loc=unit.loc)
+        return self if self.loc == unit.loc else Convoy(self.kind, unit.loc, self.army_loc, self.dst)
 
 
 @dataclass(frozen=True)
@@ -348,7 +386,7 @@ class Retreat(Order):
     verb: ClassVar[str] = "retreat"
     phases: ClassVar[tuple[str, ...]] = ("retreat",)
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit_text} R {self.dst}"
 
     def __post_init__(self) -> None:
@@ -367,7 +405,7 @@ class Disband(Order):
     verb: ClassVar[str] = "disband"
     phases: ClassVar[tuple[str, ...]] = ("retreat", "adjustment")
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit_text} D"
 
 
@@ -376,7 +414,7 @@ class Build(Order):
     verb: ClassVar[str] = "build"
     phases: ClassVar[tuple[str, ...]] = ("adjustment",)
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"BUILD {self.unit_text}"
 
 
@@ -387,7 +425,7 @@ class Waive(Order):
     verb: ClassVar[str] = "waive"
     phases: ClassVar[tuple[str, ...]] = ("adjustment",)
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return "WAIVE"
 
     @classmethod

@@ -27,7 +27,12 @@ from pbem.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from pbem.rulesets.diplomacy.board import Board, MapError, standard_board
 from pbem.rulesets.diplomacy.movement import adjudicate_movement
 from pbem.rulesets.diplomacy.orders import PHASES
-from pbem.rulesets.diplomacy.results import EDITIONS, DislodgedUnit, PhaseResult, Submitted
+from pbem.rulesets.diplomacy.results import (
+    EDITIONS,
+    DislodgedUnit,
+    PhaseResult,
+    Submitted,
+)
 from pbem.rulesets.diplomacy.retreats import adjudicate_retreats
 from pbem.rulesets.diplomacy.units import Unit
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from pbem.orders import OrderProblem
 from pbem.rulesets.diplomacy.orders import Order
@@ -21,9 +22,11 @@ EDITIONS = ("3.0", "2.4")
 Submitted = tuple[str, "str | Order"]
 
 
-@dataclass(frozen=True)
-class OrderResult:
-    """One submitted order and what became of it; `order` is the canonical form when understood."""
+class OrderResult(NamedTuple):
+    """One submitted order and what became of it; `order` is the canonical form when understood.
+
+    A named tuple rather than a dataclass: every phase makes one per order, and
+    a tuple is the cheapest immutable record Python builds."""
 
     power: str
     order: str
@@ -82,8 +85,11 @@ def check_edition(edition: str) -> str:
     return edition
 
 
+_BY_POWER_AND_LOCATION = attrgetter("power", "loc")
+
+
 def sort_units(units: Iterable[Unit]) -> list[Unit]:
-    return sorted(units, key=lambda u: (u.power, u.loc))
+    return sorted(units, key=_BY_POWER_AND_LOCATION)
 
 
 def rejected(power: str, text: str, problem: OrderProblem) -> OrderResult:
