@@ -11,9 +11,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="campaign name: folder name and mail tag, e.g. rift-2026")
     p.add_argument("--root", type=Path, default=Path("campaigns"), help="campaigns directory (default: campaigns)")
     p.add_argument("--ruleset", default="daemon_rift")
-    p.add_argument("--map", default="rift_valley", help="a map in rules/maps/ (without .toml) or a path")
+    p.add_argument("--map", default="", help="a map in rules/maps/ (without .toml) or a path "
+                   "(default: the ruleset's own, e.g. rift_valley, standard)")
     p.add_argument("--player", action="append", required=True, metavar="SPEC",
-                   help="id,Name,email[,Faction name[,token prefix]]; repeat per player, in faction order")
+                   help="id,Name,email[,Faction name[,token prefix]]; repeat per player, in faction order "
+                        "(Diplomacy: the faction name is the power, e.g. eng,Alice,alice@example.org,England)")
     p.add_argument("--gm-email", required=True)
 
 

@@ -102,6 +102,13 @@ class Ruleset:
     title = "Base"
     aliases: tuple[str, ...] = ()
     templates = "common"
+    default_map = ""                                        # the map `pbem new` uses without --map
+    windows: Mapping[str, str] = {"orders": "7d"}           # schedule windows the stages use, with lengths for `pbem new`
+
+    def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
+        """Check the [[players]] tables `pbem new` is about to write and complete them (e.g. the
+        faction each player leads); raise ValueError naming every problem."""
+        return players
 
     def create(self, settings: Settings) -> dict[str, Any]:
         raise NotImplementedError

@@ -70,6 +70,8 @@ class DaemonRift(Ruleset):
     title = "Daemon Rift"
     aliases = ("dr", "daemonrift", "daemon_rift")
     templates = "daemon_rift"
+    default_map = "rift_valley"
+    windows = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
 
     # -- setup -----------------------------------------------------------------
     def create(self, settings: Settings) -> dict[str, Any]:

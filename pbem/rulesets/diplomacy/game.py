@@ -46,13 +46,17 @@ class AssignmentError(ValueError):
 
 
 def board_for(settings: Settings) -> Board:
-    """The campaign's map, which must be a Diplomacy map in rules/maps/ (e.g. `standard`)."""
+    return board_named(settings.map)
+
+
+def board_named(name: str) -> Board:
+    """A Diplomacy map in rules/maps/ (e.g. `standard`)."""
     try:
-        board = standard_board(settings.map)
+        board = standard_board(name)
     except MapError as exc:
-        raise ValueError(f"map {settings.map!r} is not a Diplomacy map: {exc}") from exc
+        raise ValueError(f"map {name!r} is not a Diplomacy map ({exc}); use e.g. --map standard") from exc
     if not board.powers:
-        raise ValueError(f"map {settings.map!r} has no powers; Diplomacy needs a map like 'standard'")
+        raise ValueError(f"map {name!r} has no powers; Diplomacy needs a map like 'standard'")
     return board
 
 

@@ -22,9 +22,10 @@ from pbem.orders import IllegalOrder
 from pbem.rulesets.base import Context, Parsed, Resolution, Ruleset, Stage
 from pbem.rulesets.diplomacy import cycle, reporting, submit
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, OVER, RETREAT
-from pbem.rulesets.diplomacy.game import Game, new_game
+from pbem.rulesets.diplomacy.game import Game, assign_powers, board_named, new_game
 
 KINDS = {MOVEMENT: "movement", RETREAT: "retreats", ADJUSTMENT: "adjustments", OVER: "over"}
+WINDOWS = {MOVEMENT: "orders", RETREAT: "retreats", ADJUSTMENT: "adjustments", OVER: "orders"}
 
 
 class Diplomacy(Ruleset):
@@ -32,6 +33,16 @@ class Diplomacy(Ruleset):
     title = "Diplomacy"
     aliases = ("dip", "classic", "standard_diplomacy")
     templates = "diplomacy"
+    default_map = "standard"
+    windows = {"orders": "3d", "retreats": "1d", "adjustments": "1d"}
+
+    def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
+        """Each player's faction becomes the power played (see `game` for the rule)."""
+        board = board_named(map_name)
+        powers = assign_powers(board, [(p["id"], [p.get("faction", ""), p.get("faction_name", ""), p["id"]])
+                                       for p in players])
+        by_player = {pid: power for power, pid in powers.items() if pid}
+        return [p | {"faction": by_player[p["id"]], "faction_name": by_player[p["id"]]} for p in players]
 
     def create(self, settings: Settings) -> dict[str, Any]:
         return new_game(settings)
@@ -41,12 +52,12 @@ class Diplomacy(Ruleset):
         game = Game(ctx.game, ctx.settings)
         state = game.state
         if state.phase == OVER:
-            return Stage("over", "Game over", game.turn + 1, (), "movement", over=True)
+            return Stage("over", "Game over", game.turn + 1, (), WINDOWS[OVER], over=True)
         powers = cycle.owing(game.board, state)
         players = tuple(game.player_of(p) for p in powers if game.player_of(p))
         draw = bool(game.data.get("draw_pending"))
         unattended = bool(powers) and not players and state.phase != MOVEMENT
-        return Stage(KINDS[state.phase], state.title, game.turn, players, KINDS[state.phase],
+        return Stage(KINDS[state.phase], state.title, game.turn, players, WINDOWS[state.phase],
                      ready=draw or unattended)
 
     # -- reading mail -------------------------------------------------------------
