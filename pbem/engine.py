@@ -25,7 +25,7 @@ from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
 from pbem.reports import render
 from pbem.rulesets import registry
-from pbem.rulesets.base import Report, Ruleset
+from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
 from pbem.store import LockBusy, StoreError, campaign_lock
 
 MAX_STAGES_PER_TICK = 10   # stages that resolve with no mail (e.g. no battles) chain within one tick
@@ -139,7 +139,11 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
     missing = turns.missing_players(camp, stage)
     dice = turns.stage_dice(camp, stage)
-    res = ruleset.resolve(ctx, submissions, dice)
+    try:
+        res = ruleset.resolve(ctx, submissions, dice)
+    except GMDecisionNeeded as need:
+        ask_gm(camp, ruleset, stage, need, now, log)
+        return
     turns.log_dice(camp, stage.turn, stage.kind, dice)
     extra = turns.engine_context(camp, stage, dice, missing, now)
     if res.turn_finished:
@@ -156,6 +160,17 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
     log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
+
+
+def ask_gm(camp: Campaign, ruleset: Ruleset, stage, need: GMDecisionNeeded, now: datetime, log: TickLog) -> None:  # type: ignore[no-untyped-def]
+    """Hold the stage as it is until the GM answers with `DECIDE`."""
+    meta = camp.state["stage"]
+    meta["question"] = {"key": need.key, "text": need.question, "options": need.options}
+    choices = f" Choose one of: {', '.join(need.options)}." if need.options else ""
+    alert = f"{stage.title}: {need.question}{choices} Answer with `DECIDE {need.key} <choice>`."
+    alert_gm(camp, ruleset, Outcome(gm_alerts=[alert]), now, key=f"question-{stage.turn}-{stage.kind}-{need.key}")
+    camp.save()
+    log(f"{camp.name}: {stage.title} waits for the GM: {need.key}")
 
 
 def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra: dict, now: datetime) -> None:  # type: ignore[no-untyped-def]

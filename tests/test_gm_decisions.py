@@ -71,13 +71,15 @@ def test_dr_mov_10_orders_are_frozen_while_the_gm_decides(tie: Campaign) -> None
     put(tie, "o3", RED + "R-1 H\nR-2 H\nCLEAR\n")
     camp = run(tie)
     assert camp.state["submissions"]["red"]["receipt"] == receipt
-    assert "game master is settling a question" in body(outbox(camp, "alice")[-1])
+    [ack] = [m for m in outbox(camp, "alice") if m["In-Reply-To"] == "<o3@test.localhost>"]
+    assert "game master is settling a question" in body(ack)
 
 
 def test_dr_mov_10_gm_decides_by_mail_and_the_stage_resolves_with_the_winner(tie: Campaign) -> None:
     put(tie, "g1", GM + "DECIDE tie-T25 nobody\n", sender="GM <gm@test.localhost>")
     camp = run(tie)
-    assert "choose one of" in body(outbox(camp, "gm@")[-1]) and camp.state["stage"]["question"]
+    [reply] = [m for m in outbox(camp, "gm@") if m["In-Reply-To"] == "<g1@test.localhost>"]
+    assert "choose one of" in body(reply) and camp.state["stage"]["question"]
     put(camp, "g2", GM + "DECIDE tie-T25 b-1\n", sender="GM <gm@test.localhost>")
     camp = run(camp)
     assert "question" not in camp.state["stage"]
