@@ -93,7 +93,8 @@ def test_dr_mov_10_gm_decides_on_the_command_line(tie: Campaign) -> None:
     assert main(["decide", str(tie.folder), "tie-T25", "R-1"]) == 1      # already answered
     camp = run(tie)
     tokens = camp.state["game"]["dr"]["tokens"]
-    assert (tokens["R-1"]["territory"], tokens["R-2"]["territory"], tokens["B-1"]["territory"]) == ("T24", "T8", "T9")
+    assert (tokens["R-1"]["territory"], tokens["B-1"]["territory"]) == ("T24", "T9")   # nobody entered T25
+    assert "question" not in camp.state["stage"] and camp.state["stage"]["turn"] == 2
 
 
 def test_dr_mov_27_second_battle_window_through_the_engine(tmp_path: Path) -> None:

@@ -1,29 +1,69 @@
-"""`pbem demo [DIR]`: a Daemon Rift campaign played from the sample mails in inbox_samples/.
+"""`pbem demo [--ruleset NAME] [DIR]`: a campaign played from the sample mails in inbox_samples/.
 
-Four factions on the Rift Valley map. The demo feeds each folder of
-`inbox_samples/daemon_rift/` into the campaign's inbox in turn and ticks the
-clock forward: list registration and approval, turn 1, turn 2 with a tabletop
-battle and both players' results (one faction sends nothing and holds), and
-leaves every ack, briefing and report in `DIR/outbox` (a Maildir) and in the
-campaign's `history/`.
+Daemon Rift (the default): four factions on the Rift Valley map; list registration and
+approval, turn 1, turn 2 with a tabletop battle and both players' results (one faction
+sends nothing and holds). Diplomacy: seven powers on the standard map; Spring 1901 with a
+corrected order set and one power that sends nothing, Fall 1901 with a dislodgement and its
+retreat, and the Winter 1901 builds. The demo feeds each folder of
+`inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
+and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-SAMPLES = Path(__file__).resolve().parents[2] / "inbox_samples" / "daemon_rift"
+SAMPLES = Path(__file__).resolve().parents[2] / "inbox_samples"
 START = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
-DEMO_SECRETS = {"red": "RRRR-DEMO-0000-0000-0001", "blue": "BBBB-DEMO-0000-0000-0002",
-                "green": "GGGG-DEMO-0000-0000-0003", "yellow": "YYYY-DEMO-0000-0000-0004",
-                "gm": "GMGM-DEMO-0000-0000-0000"}
+TRANSPORT = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+
+
+@dataclass(frozen=True)
+class Demo:
+    """One ruleset's demo: the campaign to create and the sample mails (inbox_samples/<ruleset>/) to play."""
+
+    campaign: str
+    map: str
+    players: tuple[tuple[str, str, str, str, str, str], ...]   # NewPlayer fields
+    secrets: dict[str, str]
+    schedule: dict[str, str]
+
+
+DEMOS = {
+    "daemon_rift": Demo(
+        "rift-demo", "rift_valley",
+        (("red", "Alice", "alice@players.localhost", "Red", "R", "1"),
+         ("blue", "Bob", "bob@players.localhost", "Blue", "B", "5"),
+         ("green", "Carol", "carol@players.localhost", "Green", "G", "3"),
+         ("yellow", "Dave", "dave@players.localhost", "Yellow", "Y", "2")),
+        {"red": "RRRR-DEMO-0000-0000-0001", "blue": "BBBB-DEMO-0000-0000-0002",
+         "green": "GGGG-DEMO-0000-0000-0003", "yellow": "YYYY-DEMO-0000-0000-0004",
+         "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "lists": "3d", "orders": "3d", "battles": "5d", "retreats": "2d",
+         "at": "20:00", "reminder": "24h"}),
+    "diplomacy": Demo(
+        "dip-demo", "standard",
+        tuple((pid, name, f"{name.lower()}@players.localhost", power, power, "")
+              for pid, name, power in (("eng", "Alice", "England"), ("fra", "Bob", "France"),
+                                       ("ger", "Carol", "Germany"), ("ita", "Dave", "Italy"),
+                                       ("aus", "Erin", "Austria"), ("rus", "Frank", "Russia"),
+                                       ("tur", "Grace", "Turkey"))),
+        {"eng": "ENGL-DEMO-0000-0000-0001", "fra": "FRAN-DEMO-0000-0000-0002", "ger": "GERM-DEMO-0000-0000-0003",
+         "ita": "ITAL-DEMO-0000-0000-0004", "aus": "AUST-DEMO-0000-0000-0005", "rus": "RUSS-DEMO-0000-0000-0006",
+         "tur": "TURK-DEMO-0000-0000-0007", "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "orders": "3d", "retreats": "1d", "adjustments": "1d",
+         "at": "20:00", "reminder": "24h"}),
+}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", nargs="?", type=Path, default=Path("demo"), help="where to build it (default: ./demo)")
+    p.add_argument("--ruleset", default="daemon_rift", choices=sorted(DEMOS),
+                   help="which rule system's demo to play (default: daemon_rift)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,21 +78,16 @@ def run(args: argparse.Namespace) -> int:
     root: Path = args.dir
     if (root / "campaigns").exists():
         raise UserError(f"{root} already holds a demo; remove it first")
-    players = [NewPlayer("red", "Alice", "alice@players.localhost", "Red", "R", "1"),
-               NewPlayer("blue", "Bob", "bob@players.localhost", "Blue", "B", "5"),
-               NewPlayer("green", "Carol", "carol@players.localhost", "Green", "G", "3"),
-               NewPlayer("yellow", "Dave", "dave@players.localhost", "Yellow", "Y", "2")]
-    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
-    schedule = {"timezone": "Europe/London", "lists": "3d", "orders": "3d", "battles": "5d", "retreats": "2d",
-                "at": "20:00", "reminder": "24h"}
-    camp, secrets = create(root / "campaigns", "rift-demo", "daemon_rift", "rift_valley", players,
-                           "gm@players.localhost", START, schedule=schedule, transport=transport,
-                           fixed_secrets=DEMO_SECRETS)
+    demo = DEMOS[args.ruleset]
+    players = [NewPlayer(*spec) for spec in demo.players]
+    camp, secrets = create(root / "campaigns", demo.campaign, args.ruleset, demo.map, players,
+                           "gm@players.localhost", START, schedule=demo.schedule, transport=TRANSPORT,
+                           fixed_secrets=demo.secrets)
     ruleset = registry.get(camp.settings.ruleset)
     for reply in welcome_replies(camp, secrets, START):
         enqueue(camp.folder, build_mail(camp, ruleset, reply, START))
     now = START
-    for step in sorted(p for p in SAMPLES.iterdir() if p.is_dir()):
+    for step in sorted(p for p in (SAMPLES / args.ruleset).iterdir() if p.is_dir()):
         now = _feed(step, root / "inbox", now)
         _show(tick(root / "campaigns", now).lines, step.name)
     camp = Campaign(camp.folder)

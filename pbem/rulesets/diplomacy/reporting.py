@@ -78,6 +78,7 @@ def report_context(game: Game, step: Step, orders: Sequence[Submitted], silent: 
         "centre_table": centre_table(game, after), "neutral": _neutral(game, after),
         "next_powers": cycle.owing(game.board, after), "victory": game.victory,
         "names": {power: _player_name(game, power) for power in game.board.powers},
+        "power_of_player": game.powers_by_player,
     }
 
 
