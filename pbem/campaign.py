@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.schedule import Schedule
+from pbem.site import load_site
 from pbem.store import StoreError, read_toml, write_toml
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
@@ -113,16 +114,27 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
         problems.append("players: at least one [[players]] entry is needed")
     _check_unique(players, problems)
     transport = raw.get("transport", {})
+    site_inbox, site_outbox = _site_transport(folder, problems)
     if problems:
         return None
     return Settings(
         name=name, title=str(raw.get("title", name)), ruleset=ruleset, map=map_name, address=address.lower(),
         domain=address.partition("@")[2] or "localhost", schedule=schedule, schedule_raw=schedule_raw,
-        inbox=dict(transport.get("inbox", {"type": "maildir", "path": "inbox"})),
-        outbox=dict(transport.get("outbox", {"type": "maildir", "path": "outbox/maildir"})),
+        inbox=dict(transport.get("inbox") or site_inbox or {"type": "maildir", "path": "inbox"}),
+        outbox=dict(transport.get("outbox") or site_outbox or {"type": "maildir", "path": "outbox/maildir"}),
         gm=gm, players=players, rules=dict(raw.get("rules", {})),
         max_mail_bytes=int(raw.get("max_mail_bytes", 256 * 1024)),
     )
+
+
+def _site_transport(folder: Path, problems: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The transports a campaign inherits from pbem.toml in its parent folder (pbem/site.py)."""
+    try:
+        site = load_site(folder.parent)
+    except (StoreError, ValueError) as exc:
+        problems.append(f"shared settings: {exc}")
+        return {}, {}
+    return (site.inbox, site.outbox) if site else ({}, {})
 
 
 def _person(raw: Mapping[str, Any], where: str, problems: list[str]) -> Player:

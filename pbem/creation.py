@@ -12,6 +12,7 @@ from pbem.campaign import Campaign, check_name
 from pbem.errors import UserError
 from pbem.intake import Reply
 from pbem.rulesets import registry
+from pbem.site import FILE as SITE_FILE
 from pbem.store import write_toml
 
 
@@ -60,8 +61,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
         "name": name, "title": f"{ruleset.title}: {name}", "ruleset": ruleset.name, "map": map_name,
         "address": f"{name}@{domain}",
         "schedule": schedule or {"timezone": "UTC", **ruleset.windows, "at": "20:00", "reminder": "24h"},
-        "transport": transport or {"inbox": {"type": "maildir", "path": "inbox"},
-                                   "outbox": {"type": "maildir", "path": "outbox/maildir"}},
+        "transport": transport or _default_transport(root),
         "gm": {"id": "gm", "name": "Game master", "email": gm_email.lower(),
                "secret": credentials.hash_generated(secrets["gm"])},
         "players": [{"id": p.id, "name": p.name, "email": p.email, "faction": p.faction,
@@ -84,6 +84,13 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     turns.snapshot_start(camp, camp.state["stage"]["turn"])
     camp.save()
     return camp, secrets
+
+
+def _default_transport(root: Path) -> dict[str, Any]:
+    """Campaigns under a pbem.toml take its transports (pbem/site.py); others get Maildirs."""
+    if (root / SITE_FILE).exists():
+        return {}
+    return {"inbox": {"type": "maildir", "path": "inbox"}, "outbox": {"type": "maildir", "path": "outbox/maildir"}}
 
 
 def welcome_replies(camp: Campaign, secrets: dict[str, str], now: datetime) -> list[Reply]:

@@ -19,11 +19,13 @@ from pbem import turns
 from pbem.campaign import Campaign, SettingsError, discover
 from pbem.intake import Intake, Outcome, Reply
 from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
-from pbem.mail.message import parse_message
+from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
 from pbem.reports import render
+from pbem.routing import SharedIntake
 from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
 from pbem.store import LockBusy, StoreError, campaign_lock
@@ -37,6 +39,9 @@ class Faults:
 
     hook: Callable[[str], None] = lambda point: None
 
+    def hook_sent(self, name: str) -> None:
+        self.hook("sent")
+
 
 @dataclass
 class TickLog:
@@ -49,10 +54,11 @@ class TickLog:
 def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog | None = None) -> TickLog:
     log = log or TickLog()
     faults = faults or Faults()
+    unread = intake_shared(root, now, faults, log)
     for folder in discover(root):
         try:
             with campaign_lock(folder, wait=False):
-                tick_campaign(folder, now, faults, log)
+                tick_campaign(folder, now, faults, log, mail_read=folder.name not in unread)
         except LockBusy as exc:
             log(f"{folder.name}: skipped, {exc}")
         except (SettingsError, StoreError, KeyError) as exc:
@@ -61,34 +67,62 @@ def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog |
     return log
 
 
-def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog) -> None:
+def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True) -> None:
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
-    intake_mail(camp, ruleset, now, faults, log)
-    resolve_due(camp, ruleset, now, log)
-    send_reminders(camp, ruleset, now, log)
-    deliver_mail(camp, log)
+    if intake_mail(camp, ruleset, now, faults, log) and mail_read:
+        resolve_due(camp, ruleset, now, log)
+        send_reminders(camp, ruleset, now, log)
+    else:   # orders may be waiting in the mailbox: no deadline passes without them
+        log(f"{camp.name}: mail could not be read; nothing is resolved until it is")
+    deliver_mail(camp, log, faults)
 
 
 # -- intake ----------------------------------------------------------------------
 
 
-def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> None:
-    inbox: Inbox = open_inbox(camp.settings.inbox, camp.folder)
+def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> bool:
+    """Read the campaign's own inbox; False when it cannot be reached (the mail stays there)."""
+    if camp.settings.inbox.get("shared"):
+        return True      # read by intake_shared
+    try:
+        inbox: Inbox = open_inbox(camp.settings.inbox, camp.folder, log=log)
+    except ValueError as exc:
+        raise SettingsError(camp.folder / "campaign.toml", [f"transport.inbox: {exc}"]) from exc
     intake = Intake(camp, ruleset, now)
-    for item in inbox.items():
-        sub = parse_message(item.raw, max_bytes=camp.settings.max_mail_bytes)
-        if not belongs_here(camp, sub.subject, sub.text):
-            continue
-        outcome = intake.handle(sub)
-        for reply in outcome.replies:
-            enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
-        alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
-        camp.save_auth()
-        camp.save()
-        faults.hook("stored")
-        inbox.mark_done(item.key)
-        log(f"{camp.name}: {sub.sender}: {outcome.note or 'processed'}")
+    try:
+        for item in inbox.items():
+            sub = parse_message(item.raw, max_bytes=camp.settings.max_mail_bytes)
+            if not belongs_here(camp, sub.subject, sub.text):
+                continue
+            take_in(camp, ruleset, intake, sub, now, faults, log)
+            inbox.mark_done(item.key)
+    except MailUnavailable as exc:
+        log(f"{camp.name}: inbox unavailable, mail stays on the server: {exc}")
+        return False
+    return True
+
+
+def intake_shared(root: Path, now: datetime, faults: Faults, log: TickLog) -> set[str]:
+    """The mailbox of pbem.toml, read once for all campaigns sharing it (pbem/routing.py);
+    returns the campaigns whose mail could not be read."""
+    shared = SharedIntake.of(root, now, log)
+    if shared is None:
+        return set()
+    return shared.run(lambda camp, ruleset, intake, sub: take_in(camp, ruleset, intake, sub, now, faults, log))
+
+
+def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
+            log: TickLog) -> None:
+    """One message's effect, stored: replies queued, state saved. Marking it done is the caller's."""
+    outcome = intake.handle(sub)
+    for reply in outcome.replies:
+        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+    alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
+    camp.save_auth()
+    camp.save()
+    faults.hook("stored")
+    log(f"{camp.name}: {sub.sender}: {outcome.note or 'processed'}")
 
 
 def belongs_here(camp: Campaign, subject: str, text: str) -> bool:
@@ -213,9 +247,12 @@ def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog
     log(f"{camp.name}: reminders sent for {stage.title}")
 
 
-def deliver_mail(camp: Campaign, log: TickLog) -> None:
-    transport = open_transport(camp.settings.outbox, camp.folder)
-    sent, problems = deliver(camp.folder, transport)
+def deliver_mail(camp: Campaign, log: TickLog, faults: Faults | None = None) -> None:
+    try:
+        transport = open_transport(camp.settings.outbox, camp.folder, log=log)
+    except ValueError as exc:
+        raise SettingsError(camp.folder / "campaign.toml", [f"transport.outbox: {exc}"]) from exc
+    sent, problems = deliver(camp.folder, transport, after_send=(faults or Faults()).hook_sent)
     if sent:
         log(f"{camp.name}: delivered {sent} mail(s)")
     for problem in problems:

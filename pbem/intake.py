@@ -25,6 +25,10 @@ from pbem.schedule import iso, parse_duration, parse_time
 
 FAILURE_WINDOW = timedelta(hours=24)
 FAILURE_LIMIT = 5
+REPLY_WINDOW = timedelta(hours=1)
+REPLY_LIMIT = 30
+"""Automatic replies to one address per hour. Beyond it the mail is still read and stored,
+but not answered, so a runaway script or a forged sender cannot turn pbem into a mail cannon."""
 
 
 @dataclass
@@ -104,8 +108,28 @@ class Intake:
         if sub.message_id in self.journal:
             return Outcome(note="duplicate")
         outcome = self._dispatch(sub)
+        outcome.replies = [reply for reply in outcome.replies if self._may_answer(reply, outcome)]
         self.journal[sub.message_id] = outcome.note or "processed"
         return outcome
+
+    def _may_answer(self, reply: Reply, outcome: Outcome) -> bool:
+        """Count automatic replies per address (auth.toml); the GM hears once when one is cut off."""
+        if not reply.auto_reply:
+            return True
+        counts = self.camp.auth.setdefault("replies", {})
+        allowed = True
+        for address in reply.to:
+            recent = [t for t in counts.get(address, []) if parse_time(t) > self.now - REPLY_WINDOW]
+            if len(recent) >= REPLY_LIMIT:
+                allowed = False
+                if len(recent) == REPLY_LIMIT:
+                    outcome.gm_alerts.append(f"{address} was sent {REPLY_LIMIT} automatic replies within an hour; "
+                                             "further mail from it is processed but not answered for now.")
+                    recent.append(iso(self.now))
+            else:
+                recent.append(iso(self.now))
+            counts[address] = recent
+        return allowed
 
     def _dispatch(self, sub: Submission) -> Outcome:
         settings = self.camp.settings

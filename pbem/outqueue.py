@@ -4,18 +4,21 @@ Queueing is idempotent: the file name is derived from the deterministic
 Message-ID, so a tick repeated after a crash rewrites the same file instead of
 adding a second copy. Delivery hands each queued file to the transport and then
 moves it to `outbox/sent/`; the transports themselves refuse a Message-ID they
-have already delivered, so a crash between the two steps cannot send twice.
+have already delivered, so a crash between the two steps cannot send twice. When the
+server is unavailable the batch stops at once and everything waits for the next tick.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
+from pbem.mail.connection import MailUnavailable
 from pbem.mail.outbox import Transport
 from pbem.store import write_atomic
 
@@ -36,18 +39,30 @@ def pending(folder: Path) -> list[Path]:
     return sorted(queue.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)) if queue.exists() else []
 
 
-def deliver(folder: Path, transport: Transport) -> tuple[int, list[str]]:
-    """Send everything queued; returns (sent count, problems). Failed mail stays queued."""
-    sent, problems = 0, []
+def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
+    """Send everything queued; returns (sent count, problems). Failed mail stays queued.
+    after_send(file name) runs between the hand-over and the move to sent/ (a test seam)."""
+    sent, problems = 0, list[str]()
     sent_dir = folder / "outbox" / "sent"
     sent_dir.mkdir(parents=True, exist_ok=True)
-    for path in pending(folder):
-        msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        try:
-            transport.send(msg)  # type: ignore[arg-type]
-        except (OSError, RuntimeError) as exc:
-            problems.append(f"{path.name}: {exc}")
-            continue
-        os.replace(path, sent_dir / path.name)
-        sent += 1
+    try:
+        for path in (queued := pending(folder)):
+            msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+            try:
+                transport.send(msg)  # type: ignore[arg-type]
+            except MailUnavailable as exc:
+                waiting = len(queued) - sent - len(problems)
+                problems.append(f"{exc}; {waiting} mail(s) wait for the next tick")
+                break
+            except (OSError, RuntimeError, ValueError) as exc:
+                problems.append(f"{path.name}: {exc}")
+                continue
+            if after_send:
+                after_send(path.name)
+            os.replace(path, sent_dir / path.name)
+            sent += 1
+    finally:
+        close = getattr(transport, "close", None)
+        if close is not None:
+            close()
     return sent, problems

@@ -176,5 +176,7 @@ def test_maildir_transport_needs_a_message_id(tmp_path: Path) -> None:
 def test_open_transport(tmp_path: Path) -> None:
     transport = open_transport({"type": "maildir", "path": "outbox"}, tmp_path)
     assert isinstance(transport, MaildirTransport) and transport.path == tmp_path / "outbox"
-    with pytest.raises(ValueError, match="unknown transport type 'smtp'"):
-        open_transport({"type": "smtp", "path": "x"}, tmp_path)
+    with pytest.raises(ValueError, match="unknown transport type 'uucp'; expected one of: maildir, smtp"):
+        open_transport({"type": "uucp", "path": "x"}, tmp_path)
+    with pytest.raises(ValueError, match="host: required"):
+        open_transport({"type": "smtp"}, tmp_path)

@@ -1,4 +1,5 @@
-"""Where submissions come from: a Maildir or a folder of .eml files (IMAP comes later).
+"""Where submissions come from: a Maildir, a folder of .eml files, or an IMAP folder
+(pbem/mail/imap.py).
 
 A message is marked done only after its effect is stored, so a crash in between makes it
 come back on the next tick; the message journal then recognises it.
@@ -9,10 +10,10 @@ from __future__ import annotations
 import contextlib
 import mailbox
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -87,19 +88,27 @@ class EmlFolderInbox:
                 yield file
 
 
-def open_inbox(spec: Mapping[str, str], base: Path) -> Inbox:
-    """The inbox a campaign's settings describe, e.g. {"type": "maildir", "path": "inbox"};
-    a relative path is taken from base (the campaign folder)."""
-    kinds: dict[str, type[MaildirInbox] | type[EmlFolderInbox]] = {
+def open_inbox(spec: Mapping[str, Any], base: Path, *, state_dir: Path | None = None,
+               log: Callable[[str], None] | None = None) -> Inbox:
+    """The inbox a campaign's settings describe, e.g. {"type": "maildir", "path": "inbox"} or
+    {"type": "imap", "host": ...}; relative paths are taken from spec["base"] when the table
+    comes from a shared pbem.toml, else from base (the campaign folder). IMAP keeps its
+    UIDVALIDITY file in state_dir (default: base). Bad settings raise ValueError."""
+    base = Path(spec.get("base") or base)
+    kind = spec.get("type", "")
+    if kind == "imap":
+        from pbem.mail.imap import ImapInbox
+
+        return ImapInbox.from_spec(spec, base, state_dir=state_dir, log=log)
+    kinds: dict[str, type[MaildirInbox | EmlFolderInbox]] = {
         "maildir": MaildirInbox,
         "eml": EmlFolderInbox,
     }
-    kind = spec.get("type", "")
     if kind not in kinds:
-        raise ValueError(f"unknown inbox type {kind!r}; expected one of: {', '.join(kinds)}")
+        raise ValueError(f"unknown inbox type {kind!r}; expected one of: {', '.join(kinds)}, imap")
     if not spec.get("path"):
         raise ValueError(f"the {kind} inbox needs a path")
-    return kinds[kind](Path(base) / spec["path"])
+    return kinds[kind](base / spec["path"])
 
 
 def _key(name: str) -> str:

@@ -1,15 +1,15 @@
-"""Delivering outgoing mail (SMTP comes later). A retry after a crash must not flood
-players, so every transport delivers each Message-ID at most once."""
+"""Delivering outgoing mail: into a Maildir, or by SMTP (pbem/mail/smtp.py). A retry after a
+crash must not flood players, so every transport delivers each Message-ID at most once."""
 
 from __future__ import annotations
 
 import hashlib
 import mailbox
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Transport(Protocol):
@@ -76,15 +76,21 @@ class MaildirTransport:
             os.fsync(file.fileno())
 
 
-def open_transport(spec: Mapping[str, str], base: Path) -> Transport:
+def open_transport(spec: Mapping[str, Any], base: Path, *, log: Callable[[str], None] | None = None) -> Transport:
     """The transport a campaign's settings describe, e.g. {"type": "maildir", "path":
-    "outbox"}; a relative path is taken from base (the campaign folder)."""
+    "outbox"} or {"type": "smtp", "host": ...}; a relative path is taken from spec["base"]
+    when the table comes from a shared pbem.toml, else from base (the campaign folder). The
+    SMTP send journal always lives in base. Bad settings raise ValueError."""
     kind = spec.get("type", "")
+    if kind == "smtp":
+        from pbem.mail.smtp import SmtpTransport
+
+        return SmtpTransport.from_spec(spec, Path(spec.get("base") or base), journal_dir=Path(base), log=log)
     if kind != "maildir":
-        raise ValueError(f"unknown transport type {kind!r}; expected one of: maildir")
+        raise ValueError(f"unknown transport type {kind!r}; expected one of: maildir, smtp")
     if not spec.get("path"):
         raise ValueError("the maildir transport needs a path")
-    return MaildirTransport(Path(base) / spec["path"])
+    return MaildirTransport(Path(spec.get("base") or base) / spec["path"])
 
 
 def _fsync_directory(path: Path) -> None:

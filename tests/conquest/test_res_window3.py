@@ -191,3 +191,18 @@ def test_coc_res_17_team_members_beat_every_opponent() -> None:
     game, _ = step_c(game, [parse_result_line(game, "bob", "RESULT B1 WITHDREW bob VP 600-100 BP 10-8 LOST 6-8")],
                      RULES, ScriptedDice(), final=True)
     assert sorted((w.winner, w.loser) for w in game.round.wins) == [("andy", "bob"), ("phil", "bob")]
+
+
+def test_coc_res_23_round_report_shows_categories_ep_and_beaten_players() -> None:
+    from pbem.reports import render
+    from pbem.rulesets.conquest.results import report_context
+
+    game = state(players=("cara", "ben", "dan"), carried={"cara": 1}, events={"dan": "all_or_nothing"},
+                 battles=[land("B1", ["cara"], ["ben"]), land("B2", ["dan"], ["cara"])])
+    game, _ = step_c(game, [parse_result_line(game, "ben", LINE),
+                            parse_result_line(game, "dan", "RESULT B2 WITHDREW none VP 300-300")],
+                     RULES, ScriptedDice(), final=True)
+    text = render("conquest", "_battle_results", report_context(game, RULES))
+    assert "**B1** (land): Cara (attacker) massacre; Ben (defender) lose. One side's report" in text
+    assert "| Cara | B1 massacre 5, B2 draw 2 | 3 | - | 1 | **4** | Ben |" in text
+    assert "| Dan | B2 draw 2 | 2 | lost: 0 | 0 | **0** | - |" in text

@@ -279,3 +279,30 @@ def siege_victory(state: ConquestState, player: str, rules: RuleBook) -> bool:
         empire.declare_winner(state, player, f"{state.empires[player].name} reaches the victory size by a siege")
         return True
     return False
+
+
+# -- the round report's battle section ---------------------------------------------------
+
+HOW = {"reported": "reported by both sides", "single report": "one side's report, accepted at the deadline",
+       "gm": "ruled by the GM", "abstract": "abstract resolution"}
+
+
+def report_context(state: ConquestState, rules: RuleBook) -> dict[str, object]:
+    """Rows for `_battle_results.md.j2`: each battle's result, every player's EP, who beat whom (COC-RES-23)."""
+    names = {p: e.name for p, e in state.empires.items()}
+    rows = []
+    for battle in state.round.battles:
+        outcome = state.round.outcome(battle.id)
+        sides = [{"role": side, "names": [names[p] for p in battle.members(side)],
+                  "result": LABELS[outcome.category(side)] if outcome else "open"} for side in SIDES]
+        rows.append({"id": battle.id, "kind": battle.kind, "sides": sides,
+                     "how": HOW.get(outcome.how, outcome.how) if outcome else "waiting",
+                     "note": outcome.note if outcome else "", "ep": awards_ep(battle, rules)})
+    awards = []
+    for award in state.round.ep:
+        awards.append({"name": names[award.player],
+                       "battles": [f"{b.battle} {LABELS[b.category].lower()} {b.ep}" for b in award.battles],
+                       "average": award.average, "all_or_nothing": award.all_or_nothing, "earned": award.earned,
+                       "carried": award.carried, "available": award.available,
+                       "beaten": [names[p] for p in state.round.beaten_by(award.player)]})
+    return {"battle_rows": rows, "ep_rows": awards}

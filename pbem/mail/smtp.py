@@ -1,0 +1,173 @@
+"""Delivering by SMTP, each Message-ID once as far as pbem can know.
+
+    [transport.outbox]
+    type = "smtp"
+    host = "smtp.example.org"        # + tls ("starttls" by default), port, user, password_env/_file, ...
+    envelope_from = "bounces@example.org"     # optional MAIL FROM; default: the From address
+
+Every accepted message is written to a send journal (`outbox/smtp-journal.txt` in the
+campaign folder, append-only and fsync'd) before anything else happens; a message whose
+Message-ID is in the journal is never handed to the server again, so a crash between the
+server's "250 OK" and the outbox bookkeeping cannot send it twice. (A crash inside the
+server's reply itself cannot be known by anyone; the journal then has no line and the mail
+goes again.) The connection is opened on the first mail and kept for the whole batch.
+
+What the server says decides what happens next: a refused connection, a dropped session or
+a 421 means the server is unavailable (MailUnavailable: the delivery loop stops and everything
+waits for the next tick); a 4xx for one message is retried a few times with backoff; a 5xx
+refusal is reported for that message alone. Nothing leaves the outbox queue unless the
+server accepted it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import smtplib
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+from pathlib import Path
+from typing import Any
+
+from pbem.mail.connection import MailUnavailable, ServerSpec, describe
+
+PORTS = {"implicit": 465, "starttls": 587, "none": 25}
+UNREACHABLE = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError)
+
+
+class MailRefused(RuntimeError):
+    """The server would not take this one message; it stays queued."""
+
+
+class SmtpTransport:
+    def __init__(self, server: ServerSpec, journal: Path, envelope_from: str = "",
+                 log: Callable[[str], None] | None = None) -> None:
+        self.server = server
+        self.journal = journal
+        self.envelope_from = envelope_from
+        self.log = log or (lambda text: None)
+        self._connection: smtplib.SMTP | None = None
+        self._sent: set[str] | None = None
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], base: Path, journal_dir: Path,
+                  log: Callable[[str], None] | None = None) -> SmtpTransport:
+        server = ServerSpec.read(spec, base, "smtp", PORTS, login_required=False)
+        journal = Path(journal_dir) / "outbox" / "smtp-journal.txt"
+        return cls(server, journal, str(spec.get("envelope_from", "")), log)
+
+    # -- the Transport protocol ----------------------------------------------------------
+    def send(self, msg: EmailMessage) -> None:
+        message_id = str(msg.get("Message-ID", "")).strip()
+        if not message_id:
+            raise ValueError("outgoing mail needs a Message-ID (compose sets one)")
+        if message_id in self._journal():
+            return
+        recipients = [address for _, address in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", [])
+                                                             + msg.get_all("Bcc", [])) if address]
+        if not recipients:
+            raise MailRefused(f"{message_id}: no recipients")
+        sender = self.envelope_from or parseaddr(str(msg.get("From", "")))[1]
+        refused = self._hand_over(msg, sender, recipients)
+        self._record(message_id, [r for r in recipients if r not in refused])
+        if refused:
+            self.log(f"{self.server.where}: {message_id} refused for " +
+                     ", ".join(f"{r} ({code} {text.decode(errors='replace')})" for r, (code, text) in refused.items()))
+
+    def close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+                connection.quit()
+
+    # -- talking to the server ----------------------------------------------------------
+    def _hand_over(self, msg: EmailMessage, sender: str, recipients: list[str]) -> dict[str, tuple[int, bytes]]:
+        for attempt in range(self.server.retries + 1):
+            connection = self._connected()
+            try:
+                return connection.send_message(msg, from_addr=sender, to_addrs=recipients)
+            except smtplib.SMTPRecipientsRefused as exc:
+                codes = [code for code, _ in exc.recipients.values()]
+                if not all(400 <= code < 500 for code in codes) or attempt == self.server.retries:
+                    raise MailRefused(f"{msg['Message-ID']}: every recipient refused: {exc.recipients}") from exc
+            except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+                if exc.smtp_code == 421:
+                    self._drop()
+                    raise MailUnavailable(f"{self.server.where}: {exc.smtp_code} {_text(exc.smtp_error)}") from exc
+                if not 400 <= exc.smtp_code < 500 or attempt == self.server.retries:
+                    raise MailRefused(f"{msg['Message-ID']}: {exc.smtp_code} {_text(exc.smtp_error)}") from exc
+            except UNREACHABLE as exc:
+                # The server may or may not have taken the message before the session broke;
+                # sending again now could double it, so it waits for the next tick.
+                self._drop()
+                raise MailUnavailable(f"{self.server.where}: {describe(exc)}") from exc
+            with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+                connection.rset()
+            time.sleep(self.server.backoff * 2**attempt)
+        raise AssertionError("unreachable")
+
+    def _connected(self) -> smtplib.SMTP:
+        if self._connection is None:
+            self._connection = self.server.patiently(self._open, UNREACHABLE)
+        return self._connection
+
+    def _open(self) -> smtplib.SMTP:
+        server = self.server
+        connection: smtplib.SMTP
+        if server.tls == "implicit":
+            connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout,
+                                          context=server.ssl_context())
+        else:
+            connection = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
+        try:
+            connection.ehlo()
+            if server.tls == "starttls":
+                connection.starttls(context=server.ssl_context())
+                connection.ehlo()
+            if server.user:
+                connection.login(server.user, server.password())
+        except smtplib.SMTPResponseException as exc:
+            with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+                connection.close()
+            raise MailUnavailable(f"{server.where}: {exc.smtp_code} {_text(exc.smtp_error)}") from exc
+        except smtplib.SMTPNotSupportedError as exc:
+            connection.close()
+            raise MailUnavailable(f"{server.where}: {exc} (check tls and user)") from exc
+        except BaseException:
+            with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+                connection.close()
+            raise
+        return connection
+
+    def _drop(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+                connection.close()
+
+    # -- the send journal ------------------------------------------------------------
+    def _journal(self) -> set[str]:
+        if self._sent is None:
+            self._sent = set()
+            with contextlib.suppress(FileNotFoundError):
+                for line in self.journal.read_text(encoding="utf-8").splitlines():
+                    parts = line.split()
+                    if len(parts) >= 3 and parts[1] == "sent":
+                        self._sent.add(parts[2])
+        return self._sent
+
+    def _record(self, message_id: str, recipients: list[str]) -> None:
+        self.journal.parent.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with open(self.journal, "a", encoding="utf-8") as file:
+            file.write(f"{stamp} sent {message_id} {' '.join(recipients)}\n")
+            file.flush()
+            os.fsync(file.fileno())
+        self._journal().add(message_id)
+
+
+def _text(reply: bytes | str) -> str:
+    return reply.decode(errors="replace") if isinstance(reply, bytes) else str(reply)

@@ -1,0 +1,208 @@
+"""One mailbox for every campaign under a directory (the `[transport.inbox]` of pbem.toml).
+
+The mailbox is read once per tick, however many campaigns share it. Each message goes to
+the campaign its envelope names (the `[campaign]` subject tag or a CAMPAIGN line), under
+that campaign's lock, and is marked done only after the campaign has stored it, just as
+with a campaign's own inbox. Mail for a campaign that is busy or broken stays in the mailbox
+for the next tick. Mail that names no campaign run here is answered once by the postmaster
+(never when a machine sent it) and marked done, so nothing lies in the mailbox unanswered
+and nothing is read for a campaign it was not meant for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from pbem.campaign import Campaign, SettingsError, discover, load_settings
+from pbem.envelope import read_envelope
+from pbem.intake import Intake
+from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.connection import MailUnavailable
+from pbem.mail.inbox import open_inbox
+from pbem.mail.message import Submission, parse_message
+from pbem.mail.outbox import open_transport
+from pbem.outqueue import deliver, enqueue
+from pbem.reports import render
+from pbem.rulesets import registry
+from pbem.rulesets.base import Ruleset
+from pbem.schedule import iso, parse_time
+from pbem.site import Site, site_of
+from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, write_toml
+
+DEFAULT_MAX_BYTES = 256 * 1024
+POSTMASTER_WINDOW = timedelta(hours=24)
+POSTMASTER_LIMIT = 3
+"""Replies per address and day to mail for no campaign: enough for a confused player, too
+few to be worth forging a sender for."""
+
+TakeIn = Callable[[Campaign, Ruleset, Intake, Submission], None]
+
+
+@dataclass
+class _Target:
+    camp: Campaign
+    ruleset: Ruleset
+    intake: Intake
+
+
+class SharedIntake:
+    def __init__(self, site: Site, root: Path, now: datetime, log: Callable[[str], None]) -> None:
+        self.site = site
+        self.now = now
+        self.log = log
+        self.sharing = self._sharing()
+        self.active = {folder.name for folder in discover(root)} & self.sharing.keys()
+        self.whole_site = Path(root).resolve() == site.root.resolve()
+        self.unread: set[str] = set()
+
+    @classmethod
+    def of(cls, root: Path, now: datetime, log: Callable[[str], None]) -> SharedIntake | None:
+        """The shared intake of root's site, or None when its campaigns read their own inboxes."""
+        try:
+            site = site_of(root)
+        except (StoreError, ValueError) as exc:
+            log(f"pbem.toml: NOT PROCESSED: {exc}")
+            return None
+        return cls(site, root, now, log) if site and site.inbox else None
+
+    def run(self, take_in: TakeIn) -> set[str]:
+        """Read the mailbox once; returns the campaigns whose mail could not be read."""
+        if not self.active and not self.whole_site:
+            return set()
+        try:
+            inbox = open_inbox(self.site.inbox, self.site.root, state_dir=self.site.postmaster, log=self.log)
+        except ValueError as exc:
+            self.log(f"pbem.toml: NOT PROCESSED: [transport.inbox]: {exc}")
+            return set(self.active)
+        postmaster = Postmaster(self.site, self.now, self._own_addresses())
+        with contextlib.ExitStack() as locks:
+            targets: dict[str, _Target | None] = {}
+            try:
+                for item in inbox.items():
+                    if self._route(item.raw, take_in, targets, locks, postmaster):
+                        inbox.mark_done(item.key)
+            except MailUnavailable as exc:
+                self.log(f"shared mailbox: {exc}; its mail waits for the next tick")
+                self.unread |= self.active
+        if self.whole_site:
+            postmaster.deliver(self.log)
+        return self.unread
+
+    def _route(self, raw: bytes, take_in: TakeIn, targets: dict[str, _Target | None],
+               locks: contextlib.ExitStack, postmaster: Postmaster) -> bool:
+        """Hand one message to its campaign or the postmaster; True when it is done."""
+        sub = parse_message(raw, max_bytes=DEFAULT_MAX_BYTES)
+        name = read_envelope(sub.subject, sub.text).campaign
+        if name not in self.sharing:
+            if not self.whole_site:
+                return False     # the tick of the whole directory answers it
+            postmaster.answer(sub, name)
+            return True
+        if name not in self.active:
+            return False
+        if name not in targets:
+            targets[name] = self._open(self.sharing[name], locks)
+        target = targets[name]
+        if target is None:
+            return False
+        if target.camp.settings.max_mail_bytes != DEFAULT_MAX_BYTES:
+            sub = parse_message(raw, max_bytes=target.camp.settings.max_mail_bytes)
+        take_in(target.camp, target.ruleset, target.intake, sub)
+        return True
+
+    def _open(self, folder: Path, locks: contextlib.ExitStack) -> _Target | None:
+        try:
+            locks.enter_context(campaign_lock(folder, wait=False))
+            camp = Campaign(folder)
+            ruleset = registry.get(camp.settings.ruleset)
+        except LockBusy:
+            self.log(f"{folder.name}: busy; its mail stays in the shared mailbox")
+            return None
+        except (SettingsError, StoreError, KeyError) as exc:
+            self.log(f"{folder.name}: its mail stays in the shared mailbox: {exc}")
+            self.unread.add(folder.name)
+            return None
+        return _Target(camp, ruleset, Intake(camp, ruleset, self.now))
+
+    def _sharing(self) -> dict[str, Path]:
+        """Campaigns of the site that read the shared mailbox (no [transport.inbox] of their own)."""
+        found = {}
+        for folder in discover(self.site.root):
+            try:
+                if load_settings(folder).inbox.get("shared"):
+                    found[folder.name] = folder
+            except (SettingsError, StoreError):
+                found[folder.name] = folder     # broken: its mail must wait, not be refused
+        return found
+
+    def _own_addresses(self) -> set[str]:
+        own = {self.site.address}
+        for folder in self.sharing.values():
+            with contextlib.suppress(SettingsError, StoreError):
+                own.add(load_settings(folder).address)
+        return own
+
+
+class Postmaster:
+    """Answers mail in the shared mailbox that names no campaign run here: once per message
+    (its own journal), never to a machine or to ourselves, at most POSTMASTER_LIMIT times a
+    day per address. Its queue and state live in `<root>/postmaster/`."""
+
+    def __init__(self, site: Site, now: datetime, own: set[str]) -> None:
+        self.site = site
+        self.now = now
+        self.own = own
+        self.folder = site.postmaster
+        path = self.folder / "state.toml"
+        self.state = read_toml(path) if path.exists() else {}
+
+    def answer(self, sub: Submission, named: str) -> None:
+        journal = self.state.setdefault("journal", {})
+        if sub.message_id in journal:
+            return
+        if sub.auto:
+            note = f"ignored: {sub.auto}"
+        elif not sub.sender or sub.sender in self.own:
+            note = "ignored: no sender or our own address"
+        elif not self._may_answer(sub.sender):
+            note = "not answered: reply limit"
+        else:
+            enqueue(self.folder, self._reply(sub, named))
+            note = "answered: no such campaign" if named else "answered: no campaign named"
+        journal[sub.message_id] = note
+        write_toml(self.folder / "state.toml", self.state,
+                   header="# Written by pbem: mail in the shared mailbox that named no campaign.")
+
+    def deliver(self, log: Callable[[str], None]) -> None:
+        spec = self.site.outbox or {"type": "maildir", "path": "outbox/maildir"}
+        try:
+            transport = open_transport(spec, self.folder, log=log)
+        except ValueError as exc:
+            log(f"pbem.toml: [transport.outbox]: {exc}")
+            return
+        sent, problems = deliver(self.folder, transport)
+        if sent:
+            log(f"postmaster: delivered {sent} mail(s)")
+        for problem in problems:
+            log(f"postmaster: delivery failed, kept for retry: {problem}")
+
+    def _may_answer(self, address: str) -> bool:
+        counts = self.state.setdefault("replies", {})
+        recent = [t for t in counts.get(address, []) if parse_time(t) > self.now - POSTMASTER_WINDOW]
+        allowed = len(recent) < POSTMASTER_LIMIT
+        counts[address] = recent + [iso(self.now)] if allowed else recent
+        return allowed
+
+    def _reply(self, sub: Submission, named: str):  # type: ignore[no-untyped-def]
+        context = {"named": named, "subject": sub.subject, "address": self.site.address}
+        text = render("common", "unrouted", context, self.site.root)
+        subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or 'your mail'}"
+        domain = self.site.address.partition("@")[2] or "localhost"
+        mail = OutgoingMail(key=f"unrouted/{sub.message_id}", to=(sub.sender,), subject=subject, markdown=text,
+                            sender=f"pbem <{self.site.address}>", in_reply_to=sub.message_id,
+                            references=sub.references, auto_reply=True)
+        return compose(mail, campaign="postmaster", domain=domain, date=self.now)
