@@ -201,3 +201,16 @@ def test_siege_assault_briefing_into_the_breach() -> None:
 def test_sea_battle_briefing_note() -> None:
     text, _ = briefing_text(Battle("B4", "sea", ["ben"], ["cara"]))
     assert "sea rules you both chose" in text and "RESULT B4 WINNER attacker" in text
+
+
+def test_coc_bat_2_gm_sets_the_size_in_window_2() -> None:
+    from pbem.rulesets.conquest.battles import gm_size
+
+    game = state(battles=[land("B1", ["ben"], ["cara"])])
+    assert gm_size(game, ["b1", "2500"]) == "B1: base size set to 2500 points"
+    with pytest.raises(ValueError, match="SIZE <battle> <points>"):
+        gm_size(game, ["B1", "lots"])
+    game, _, _ = step_b(game, {"ben": [SetupOrder("B1", 1000)]}, RULES, ScriptedDice(), MAP)
+    assert game.round.setup("B1").points == 2500 and game.round.setup("B1").note == "gm ruling"
+    with pytest.raises(ValueError, match="already briefed"):
+        gm_size(game, ["B1", "1000"])

@@ -19,7 +19,10 @@ standing orders reach this step. Step B, battle by battle in ID order:
 5. returns a briefing report for every other battle (COC-BAT-22).
 
 `briefings` are `Report`s of kind "briefing" for the battle's players and the
-GM; `events` are plain lines for the public report.
+GM; `events` are plain lines for the public report. The GM may fix a battle's
+size during window 2 with `SIZE B1 1500` (`gm_size`); his figure beats the
+players' proposals (COC-BAT-2) and is kept under the "gm" key of
+`state.round.setup_orders`.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from pbem.rulesets.conquest.model import (
 )
 
 ALL_BATTLES = "*"
+GM = "gm"
 
 
 def order_for(setups: Mapping[str, Sequence[SetupOrder]], player: str, battle: str) -> SetupOrder:
@@ -131,12 +135,16 @@ def step_b(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]], rul
            ) -> tuple[ConquestState, list[Report], list[str]]:
     """Settle every battle of the round; brief the ones to be fought, roll the abstract ones."""
     events: list[str] = []
-    state.round.setup_orders = {p: list(lines) for p, lines in setups.items() if lines}
+    ruled = state.round.setup_orders.get(GM, [])
+    gm_points = {**{o.battle: o.points for o in ruled}, **(gm_points or {})}
+    state.round.setup_orders = {p: list(lines) for p, lines in setups.items() if lines and p != GM}
+    if ruled:
+        state.round.setup_orders[GM] = ruled
     gold = _gold_spent(state, setups, rules, events)
     state.round.setups = []
     reports: list[Report] = []
     for battle in state.round.battles:
-        setup = settle_battle(state, battle, setups, gold, rules, (gm_points or {}).get(battle.id, 0))
+        setup = settle_battle(state, battle, setups, gold, rules, gm_points.get(battle.id, 0))
         state.round.setups.append(setup)
         if setup.note.startswith("gm needed"):
             events.append(f"{battle.id}: the proposed sizes differ; {setup.points} points stand until the GM "
@@ -147,3 +155,17 @@ def step_b(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]], rul
             continue
         reports.append(briefing.report(state, battle, setup, rules, gmap))
     return state, reports, events
+
+
+def gm_size(state: ConquestState, words: Sequence[str]) -> str:
+    """`SIZE B1 1500`: the GM's base size for a battle, used by step B (COC-BAT-2)."""
+    if len(words) != 2 or not words[1].isdigit() or int(words[1]) <= 0:
+        raise ValueError("use SIZE <battle> <points>, e.g. SIZE B1 1500")
+    ident = "B" + words[0].upper().lstrip("#").removeprefix("B")
+    if state.round.battle(ident) is None:
+        raise ValueError(f"there is no battle {words[0]} this round")
+    if state.round.setups:
+        raise ValueError(f"{ident} is already briefed; the size can only be set before the battle setup closes")
+    ruled = [o for o in state.round.setup_orders.get(GM, []) if o.battle != ident]
+    state.round.setup_orders[GM] = [*ruled, SetupOrder(ident, int(words[1]))]
+    return f"{ident}: base size set to {words[1]} points"
