@@ -147,6 +147,15 @@ def open_battles(state: ConquestState) -> list[Battle]:
     return [b for b in state.round.battles if not state.round.outcome(b.id)]
 
 
+def owing(state: ConquestState, reports: Sequence[ResultReport] = ()) -> list[str]:
+    """Players of open battles whose side has sent nothing yet; one team member is enough (COC-TRN-4)."""
+    out = []
+    for battle in open_battles(state):
+        sent = {battle.side_of(r.reporter) for r in reports if r.battle == battle.id}
+        out += [p for side in SIDES if side not in sent for p in battle.members(side) if p not in out]
+    return out
+
+
 def gm_alerts(state: ConquestState) -> list[str]:
     """What the GM must rule on before the round can go on."""
     out = []
@@ -257,8 +266,9 @@ def step_c(state: ConquestState, reports: Sequence[ResultReport], rules: RuleBoo
     `victory(state, player)` is asked after each successful assault; by default
     the size check of `empire.size_victory` declares the winner (COC-WIN-5)."""
     victory = victory or (lambda s, p: siege_victory(s, p, rules))
+    before = {o.battle for o in state.round.outcomes}
     waiting = settle(state, reports, rules, dice, final)
-    events = [f"{o.battle}: {o.note}" for o in state.round.outcomes if o.how == "abstract"]
+    events = [f"{o.battle}: {o.note}" for o in state.round.outcomes if o.how == "abstract" and o.battle not in before]
     if open_battles(state):
         return state, events + [f"waiting for {w}" for w in waiting]
     state.round.ep = award_ep(state, rules)
