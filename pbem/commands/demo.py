@@ -69,11 +69,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pbem.campaign import Campaign
     from pbem.creation import NewPlayer, create, welcome_replies
-    from pbem.schedule import parse_time
     from pbem.engine import build_mail, tick
     from pbem.errors import UserError
     from pbem.outqueue import enqueue
     from pbem.rulesets import registry
+    from pbem.schedule import parse_time
 
     root: Path = args.dir
     if (root / "campaigns").exists():

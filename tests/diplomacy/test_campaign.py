@@ -334,3 +334,39 @@ def test_created_from_settings_it_runs_a_default_turn_and_renders_its_reports(tm
     assert "No orders received from: Austria, England." in text
     assert "In civil disorder (no player): France, Germany, Italy, Russia, Turkey." in text
     assert (c.history(1) / "movement-private-red.md").exists()
+
+
+def test_datc_6_j_11_campaign_edition_setting_chooses_the_civil_disorder_rule(tmp_path: Path) -> None:
+    """Italy owns only WAR and orders no removal: 3.0 counts distance to owned centres (TUS goes),
+    edition 2.4 counts it to home centres (WAR goes)."""
+    removed = {}
+    for edition in ("3.0", "2.4"):
+        c, _ = create(tmp_path / edition, "dip", "diplomacy", "", seven(), "gm@test.localhost", T0,
+                      transport=TRANSPORT, fixed_secrets=SECRETS, rules={"edition": edition})
+        others = {k: v for k, v in homes().items() if v != "Italy"}
+        c = after_deadline(winter(c, ["Italy: A TUS", "Italy: A WAR"], {**others, "WAR": "Italy"}))
+        removed[edition] = [u for u in ("Italy: A TUS", "Italy: A WAR") if u not in c.state["game"]["units"]]
+    assert removed == {"3.0": ["Italy: A TUS"], "2.4": ["Italy: A WAR"]}
+
+
+def test_a_phase_owed_only_by_powers_without_players_resolves_at_once(tmp_path: Path) -> None:
+    players = [NewPlayer("ann", "Ann", "ann@test.localhost", "Austria"),
+               NewPlayer("eng", "Ed", "eng@test.localhost", "England")]
+    c, _ = create(tmp_path / "campaigns", "dip", "diplomacy", "", players, "gm@test.localhost", T0,
+                  transport=TRANSPORT, fixed_secrets=SECRETS)
+    c = set_position(c, GameState(1901, "spring", "movement", units(
+        "France: A PIC", "England: A BEL", "England: F ENG"), homes()))
+    put(c, "m1", "eng", "A BEL - PIC\nF ENG S A BEL - PIC\n")
+    c = run(c)
+    assert c.state["stage"]["title"] == "Fall 1901 movement"
+    text = report(c, 1, "retreats-report")
+    assert "In civil disorder (no player): France." in text and "France `A PIC`" in text
+
+
+def test_rollback_returns_to_the_start_of_the_previous_season(camp: Campaign) -> None:
+    put(camp, "m1", "fra", "A PAR - BUR\n")
+    camp = after_deadline(camp)
+    assert camp.state["stage"]["title"] == "Fall 1901 movement"
+    assert main(["rollback", "dip", "--root", str(camp.folder.parent)]) == 0
+    camp = Campaign(camp.folder)
+    assert camp.state["stage"]["title"] == "Spring 1901 movement" and "France: A PAR" in camp.state["game"]["units"]
