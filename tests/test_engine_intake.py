@@ -236,6 +236,7 @@ def test_broken_campaign_toml_is_reported_and_other_campaigns_still_run(camp: Ca
     assert Campaign(camp.folder).state["submissions"]["red"]
 
 
+@pytest.mark.clause("DR-TRN-1", "DR-TRN-3", "DR-TRN-5", "DR-TRN-6", "DR-TRN-7", "DR-GEN-6")
 def test_dr_trn_1_3_5_6_7_dr_gen_6_reports_and_gm_actions(camp: Campaign) -> None:
     """Window closes early (TRN-1); movement report shows orders sent and effective (TRN-3); the
     end-of-turn report shows control, counts and scores (TRN-5); each player gets a private report

@@ -98,8 +98,11 @@ def test_dr_mov_10_gm_decides_on_the_command_line(tie: Campaign) -> None:
     assert "question" not in camp.state["stage"] and camp.state["stage"]["turn"] == 2
 
 
+@pytest.mark.clause("DR-TRN-4")
 def test_dr_mov_27_second_battle_window_through_the_engine(tmp_path: Path) -> None:
-    """Red wins the T25/T26 swap; R-2 and B-2 then fight for T25 in a second window."""
+    """Red wins the T25/T26 swap; R-2 and B-2 then fight for T25 in a second window.
+    The battle report (DR-TRN-4) shows the accepted results, the massacre die, the
+    follow-up contest and the final positions."""
     camp = campaign(tmp_path, {"battle": {"dependent_contest": "second_window"}},
                     {"R-1": "T25", "R-2": "T24", "B-1": "T26", "B-2": "T9"})
     write_toml(camp.folder / "private" / "dice.toml", {"secrets": {"1": "fixed-secret-for-this-test"}})
@@ -125,3 +128,5 @@ def test_dr_mov_27_second_battle_window_through_the_engine(tmp_path: Path) -> No
     report = (camp.history(1) / "battles-battles.md").read_text()
     assert f"Battle 1: massacre die {first_die[0]}" in report                 # replayed, not re-rolled
     assert "Follow-up contest at T25 (Northmarch): B-2 takes it (battle)" in report
+    assert "**Battle 2** at T25 (Northmarch): Blue wins (players)" in report
+    assert "- B-2: T25 (Northmarch) (entered)" in report and "- R-1: T26" in report

@@ -29,7 +29,7 @@ from pbem.rulesets.diplomacy.results import (
     check_edition,
     sort_units,
 )
-from pbem.rulesets.diplomacy.units import Unit
+from pbem.rulesets.diplomacy.units import Unit, unit_at
 
 MOVE, SUPPORT, DISLODGED, PATH = 0, 1, 2, 3
 Key = tuple[int, str]
@@ -74,9 +74,12 @@ class Movement:
         self.orders = orders
         self.moves: dict[str, Move] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
+        support_orders: list[tuple[str, Support]] = []
         for p, o in orders.items():
             if isinstance(o, Move):
                 self.moves[p] = o
+            elif isinstance(o, Support):
+                support_orders.append((p, o))
             elif isinstance(o, Convoy):
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
         self.convoyed = {p for p, m in self.moves.items() if self._goes_by_convoy(p, m)}
@@ -88,7 +91,7 @@ class Movement:
         self.hold_supports: dict[str, list[str]] = {}
         self.supports: dict[str, Support] = {}
         self.void: set[str] = set()
-        self._match_supports(orders)
+        self._match_supports(support_orders)
         self.decisions: dict[Key, bool] = {}
         self._rules: tuple[Callable[[Resolver[Key], str], bool], ...] = (
             self._move, self._support_given, self._dislodged, self._path,
@@ -98,11 +101,14 @@ class Movement:
 
     def _goes_by_convoy(self, src: str, move: Move) -> bool:
         """Whether an army's move takes the sea route (DATC 4.A.3, per edition)."""
-        if self.units[src].kind != "A":
+        if move.kind != "A":
             return False
         if move.target not in self.board.army_adj[src]:
             return True
-        fleets = self.convoy_orders.get((src, move.target), ())
+        fleets = self.convoy_orders.get((src, move.target))
+        if fleets is None and not move.via_convoy:
+            return False  # a walk to a neighbour nobody offers to convoy
+        fleets = fleets or []
         power = self.units[src].power
         intent = move.via_convoy or any(self.units[f].power == power for f in fleets)
         if self.edition == "2.4":
@@ -116,21 +122,19 @@ class Movement:
             and src not in self.convoyed and move.target not in self.convoyed
         )
 
-    def _match_supports(self, orders: dict[str, Order]) -> None:
-        for p, o in orders.items():
-            if isinstance(o, Support):
-                if self._support_matches(o):
-                    self.supports[p] = o
-                    table = self.move_supports if o.dst else self.hold_supports
-                    table.setdefault(o.target, []).append(p)
-                else:
-                    self.void.add(p)
-            elif isinstance(o, Convoy):
-                move = self.moves.get(o.army_loc)
-                if move is None or move.target != o.dst or o.army_loc not in self.convoyed:
-                    self.void.add(p)
-        for key, fleets in self.convoy_orders.items():
-            self.convoy_orders[key] = [f for f in fleets if f not in self.void]
+    def _match_supports(self, support_orders: list[tuple[str, Support]]) -> None:
+        for p, o in support_orders:
+            if self._support_matches(o):
+                self.supports[p] = o
+                table = self.move_supports if o.dst else self.hold_supports
+                table.setdefault(o.target, []).append(p)
+            else:
+                self.void.add(p)
+        for (army, dst), fleets in self.convoy_orders.items():
+            move = self.moves.get(army)
+            if move is None or move.target != dst or army not in self.convoyed:
+                self.void.update(fleets)
+                self.convoy_orders[(army, dst)] = []
 
     def _support_matches(self, s: Support) -> bool:
         move = self.moves.get(s.target)
@@ -141,24 +145,54 @@ class Movement:
     # ------------------------------------------------------------ decisions
 
     def resolve(self) -> None:
-        resolver: Resolver[Key] = Resolver(self._decide, _backup, self._settled_at_once())
+        """Work out every decision: those the orders alone settle first, then the
+        rest on the resolver."""
+        known = self._settled_at_once()
+        open_keys = [k for k in self._keys() if k not in known]
+        self.decisions = Resolver(self._decide, _backup, known).decide_all(open_keys)
+        self.decisions.update(known)
+
+    def _keys(self) -> list[Key]:
+        """Every decision the phase's outcome needs."""
         keys: list[Key] = [(MOVE, p) for p in self.moves]
         keys += [(SUPPORT, p) for p in self.supports]
-        keys += [(DISLODGED, p) for p in self.units if p in self.moves_to]
+        keys += [(DISLODGED, p) for p in self.moves_to if p in self.units]
         keys += [(PATH, p) for p in self.convoyed]
-        self.decisions = resolver.decide_all(keys)
+        return keys
 
     def _settled_at_once(self) -> dict[Key, bool]:
-        """Decisions that depend on no other, so the resolver need not work them
-        out: a move over land into an empty province no other unit enters
-        succeeds, and a support nobody attacks is given."""
+        """Decisions the orders settle without weighing any other decision; most
+        of a phase is like this, and sparing them the resolver's bookkeeping is
+        most of its speed. Each is what the full rule below would find:
+
+        - a move over land into an empty province no other unit enters succeeds;
+        - a move without support into a province whose unit stays fails (an
+          attack of 1 never beats a hold of at least 1);
+        - a support nobody attacks is given; one attacked over land by another
+          power, not from where the support goes, is cut;
+        - a unit whose own move succeeds, or whose attackers all fail, stays.
+        """
         known: dict[Key, bool] = {}
-        for p, m in self.moves.items():
-            if m.target not in self.units and len(self.moves_to[m.target]) == 1 and p not in self.convoyed:
-                known[(MOVE, p)] = True
-        for p in self.supports:
-            if p not in self.moves_to:
+        units, moves, moves_to, convoyed = self.units, self.moves, self.moves_to, self.convoyed
+        for p, m in moves.items():
+            if m.target not in units:
+                if len(moves_to[m.target]) == 1 and p not in convoyed:
+                    known[(MOVE, p)] = True
+            elif m.target not in moves and p not in self.move_supports:
+                known[(MOVE, p)] = False
+        for p, s in self.supports.items():
+            attackers = moves_to.get(p)
+            if attackers is None:
                 known[(SUPPORT, p)] = True
+                continue
+            power = units[p].power
+            for a in attackers:
+                if a != s.aim and a not in convoyed and units[a].power != power:
+                    known[(SUPPORT, p)] = False
+                    break
+        for p, attackers in moves_to.items():
+            if p in units and (known.get((MOVE, p)) or _all_fail(known, attackers)):
+                known[(DISLODGED, p)] = False
         return known
 
     def _decide(self, r: Resolver[Key], key: Key) -> bool:
@@ -288,18 +322,19 @@ class Movement:
         return OrderResult(g.power, text, SUCCEEDS)
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
-        d = self.decisions
+        d, moves, attacked = self.decisions, self.moves, self.moves_to
         staying: list[Unit] = []
         dislodged: list[DislodgedUnit] = []
         for p, unit in self.units.items():
-            if p in self.moves and d[(MOVE, p)]:
-                staying.append(Unit(unit.power, unit.kind, self.moves[p].dst))
-            elif d.get((DISLODGED, p), False):
+            move = moves.get(p)
+            if move is not None and d[(MOVE, p)]:
+                staying.append(unit_at(unit.power, unit.kind, move.dst))
+            elif p in attacked and d[(DISLODGED, p)]:
                 dislodged.append(self._dislodged_by(unit))
             else:
                 staying.append(unit)
         occupied = {u.province for u in staying}
-        contested = {m.target for p, m in self.moves.items() if self._stands_off(p)}
+        contested = {m.target for p, m in moves.items() if not d[(MOVE, p)] and self._stands_off(p)}
         return PhaseResult(
             "movement", results, sort_units(staying),
             sorted(dislodged, key=lambda x: (x.unit.power, x.unit.loc)), [], sorted(contested - occupied),
@@ -318,6 +353,14 @@ class Movement:
             if self.decisions[(MOVE, a)]:
                 return DislodgedUnit(unit, a, a in self.convoyed)
         raise AssertionError(f"{unit} dislodged by nobody")
+
+
+def _all_fail(known: dict[Key, bool], moves: list[str]) -> bool:
+    """Whether each of these moves is known to fail."""
+    for p in moves:
+        if known.get((MOVE, p)) is not False:
+            return False
+    return True
 
 
 def _backup(r: Resolver[Key], cycle: Sequence[Key]) -> None:

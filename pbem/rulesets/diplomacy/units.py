@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pbem.orders import InvalidOrder
 from pbem.rulesets.diplomacy.board import Board, province_of
@@ -39,6 +40,14 @@ class Unit:
         kind = KIND_WORDS[words[0].casefold()]
         loc = parse_location(" ".join(words[1:]), board)
         return cls(board.power_names.lookup(power.strip()), kind, placed(kind, loc, board))
+
+
+@lru_cache(maxsize=8192)
+def unit_at(power: str, kind: str, loc: str) -> Unit:
+    """The unit of `power` and `kind` at `loc`. Units are values, so one object
+    serves every phase that puts such a unit there: a phase moves most of its
+    units, and looking one up costs a fraction of building it."""
+    return Unit(power, kind, loc)
 
 
 def placed(kind: str, loc: str, board: Board) -> str:
