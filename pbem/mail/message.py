@@ -35,7 +35,7 @@ class Submission:
     date: datetime | None
     """Aware datetime from the Date header; None if missing or unparseable."""
     text: str
-    """The orders: body without quoted reply and signature, then any .txt attachments."""
+    """The orders: body without quoted reply and signature, then any .txt or .toml attachments."""
     references: tuple[str, ...]
     """References then In-Reply-To ids, for threading replies."""
     auto: str
@@ -221,7 +221,7 @@ def _order_text(msg: Message, problems: list[str]) -> str:
 
 
 def _texts(msg: Message, problems: list[str]) -> tuple[str, list[str]]:
-    """The body (plain text preferred over HTML) and the texts of .txt attachments."""
+    """The body (plain text preferred over HTML) and the texts of .txt and .toml attachments."""
     found: dict[str, list[str]] = {"plain": [], "html": [], "file": []}
     for part in _leaves(msg):
         kind = _kind(part)
@@ -249,12 +249,12 @@ def _leaves(part: Message) -> Iterator[Message]:
 
 
 def _kind(part: Message) -> str:
-    """What a part holds: "plain", "html", "file" (a .txt attachment), "broken" (a
+    """What a part holds: "plain", "html", "file" (a .txt or .toml attachment), "broken" (a
     multipart without parts), or "" (nothing that can hold orders)."""
     content_type = part.get_content_type()
     filename = part.get_filename() or ""
     attachment = part.get_content_disposition() == "attachment"
-    if filename.lower().endswith(".txt") or (attachment and content_type == "text/plain"):
+    if filename.lower().endswith((".txt", ".toml")) or (attachment and content_type == "text/plain"):
         return "file"
     if attachment:
         return ""

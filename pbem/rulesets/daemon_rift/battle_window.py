@@ -3,6 +3,8 @@
 `RESULT <battle> <winner faction | draw> [massacred] [obliterated]` reports a
 tabletop battle; `ROLLOFF <battle>` asks for a roll-off where DR-ROL-8 allows
 it, honoured only while neither side has reported a result for that battle.
+Each player also sends the post-battle sheet of his own army (`sheets`), after
+a `SHEET <battle>` or `RESULT <battle>` line, or alone when he fights one battle.
 Matching reports are accepted, conflicting ones go to the GM, a single report
 is accepted at the deadline (`battle.single_report_accept`), and with none the
 GM decides or the battle is rolled off (`battle.unreported`) (DR-BAT-8).
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.dice import Dice
 from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
 from pbem.rulesets.base import Parsed
-from pbem.rulesets.daemon_rift import movement
+from pbem.rulesets.daemon_rift import movement, sheets
 from pbem.rulesets.daemon_rift.model import BattleResult
 from pbem.tomlio import from_data, to_data
 
@@ -58,15 +60,60 @@ def needs_gm(game: Game) -> bool:
 
 def parse_results(game: Game, faction: str, lines: list[tuple[int, str]]) -> Parsed:
     parsed = Parsed(payload={})
+    mine = [b for b in tabletop_battles(game) if faction in {s.faction for s in b.sides}]
+    current = mine[0].number if len(mine) == 1 else 0
+    sheet_lines: dict[int, list[tuple[int, str]]] = {}
+    heads: dict[int, int] = {}
     for no, line in lines:
+        verb = line.split(maxsplit=1)[0].upper()
         try:
+            if verb == "SHEET":
+                current = _sheet_battle(game, faction, line)
+                heads.setdefault(current, no)
+                continue
+            if verb not in ("RESULT", "ROLLOFF"):
+                if not current:
+                    raise InvalidOrder("you fight more than one battle: start the sheet with `SHEET <battle>`"
+                                       if mine else "you fight no tabletop battle this turn")
+                sheet_lines.setdefault(current, []).append((no, line))
+                continue
+            current = _battle(game, faction, line.split()[1]).number if len(line.split()) > 1 else current
             key, value, text = _parse_line(game, faction, line)
         except OrderProblem as problem:
             parsed.problems.append(problem.at(no, line))
             continue
         parsed.payload.setdefault(key, {})[value["battle"]] = value
         parsed.accepted.append((no, text))
+    for number, numbered in sheet_lines.items():
+        _read_sheet(game, faction, number, heads.get(number, numbered[0][0]), numbered, parsed)
     return parsed
+
+
+def _sheet_battle(game: Game, faction: str, line: str) -> int:
+    words = line.split()
+    if len(words) < 2:
+        raise InvalidOrder("write `SHEET <battle>`, then one line per entry of your army")
+    return _battle(game, faction, words[1]).number
+
+
+def _read_sheet(game: Game, faction: str, number: int, head: int, lines: list[tuple[int, str]],
+                parsed: Parsed) -> None:
+    """DR-LOS-1: the sheet of the faction's army in one battle, taken whole or not at all."""
+    battle = next(b for b in tabletop_battles(game) if b.number == number)
+    army = battle.side_of(faction).champion
+    lst = game.state.lists.get(army)
+    if lst is None or lst.roster.empty:
+        parsed.problems.append(IllegalOrder(f"the list of {army} has no registered entries, so its sheet cannot be "
+                                            "read; the GM records its losses").at(head, ""))
+        return
+    sheet, accepted, problems = sheets.parse_sheet(lst.roster, number, lines)
+    if sheet is None:
+        parsed.problems += problems
+        parsed.problems.append(IllegalOrder(f"the sheet for battle {number} was not taken: correct the lines "
+                                            "marked here and send the whole sheet again").at(head, ""))
+        return
+    parsed.payload.setdefault("sheets", {})[str(number)] = to_data(sheet)
+    parsed.accepted += [(head, f"SHEET {number} {army}")] + accepted
 
 
 def _parse_line(game: Game, faction: str, line: str) -> tuple[str, dict[str, Any], str]:
@@ -132,9 +179,12 @@ def format_result(number: int, result: Mapping[str, Any]) -> str:
 def collect(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice, final: bool) -> list[str]:
     """Fold this window's reports into the game; returns alerts for the GM."""
     reports = game.data.setdefault("battle_reports", {})
+    stored = game.data.setdefault("sheets", {})
     for faction, sub in by_faction.items():
         for number, result in sub.get("results", {}).items():
             reports.setdefault(number, {})[faction] = result
+        for number, sheet in sub.get("sheets", {}).items():
+            stored.setdefault(number, {})[faction] = sheet
     _rolloff_requests(game, by_faction, dice)
     alerts: list[str] = []
     for battle in tabletop_battles(game):

@@ -7,7 +7,7 @@ retreats, then runs the steps of the turn structure in order:
 1. control update (DR-CTL);
 2. faction elimination (DR-TOK-12, DR-CTL-10);
 3. territory counts, entitlements, removals and additions (DR-TOK);
-4. the 2200 -> 2250 raise of replacement lists (DR-REP-9);
+4. repairs by holding (DR-REP) and the 2200 -> 2250 raise of replacement lists (DR-REP-9);
 5. provisional or final scores (DR-VP), then the turn counter (DR-GEN-1).
 
 Everything the end-of-turn report shows (DR-TRN-5) comes back as an
@@ -24,6 +24,7 @@ from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE, LIST_ELIMINATED, LIST_SHELVED, LIST_UNUSED, ArmyList, DRState, Elimination,
     FactionOrders, Token, TurnFacts, defensive_id, token_id,
 )
+from pbem.rulesets.daemon_rift.repairs import RepairLog, repair_lists
 from pbem.rulesets.daemon_rift.scoring import PHASE_OVER, Score, final_standings, scores
 from pbem.rulesets.daemon_rift.setup import PHASE_LISTS, PHASE_ORDERS
 
@@ -131,6 +132,7 @@ class EndOfTurn:
     placements: list[Placement] = field(default_factory=list)
     deferred: list[Deferred] = field(default_factory=list)
     lists_requested: list[ListRequest] = field(default_factory=list)
+    repairs: list[RepairLog] = field(default_factory=list)
     raises: list[Raise] = field(default_factory=list)
     scores: list[Score] = field(default_factory=list)
     final: bool = False                # scores are the final standings (DR-VP-1)
@@ -148,6 +150,7 @@ def end_turn(state: DRState, gmap: GameMap, rules: RuleBook, facts: TurnFacts,
     eliminate_factions(state, rules, report)
     for fid in active_factions(state):
         adjust_tokens(state, gmap, rules, fid, submitted.get(fid, FactionOrders()), report)
+    report.repairs = repair_lists(state, rules, facts, submitted)
     report.raises = raise_replacements(state, rules, facts)
     report.lists_requested = lists_requested(state, report.placements)
     report.control = dict(sorted(state.control.items(), key=lambda item: gmap.order(item[0])))

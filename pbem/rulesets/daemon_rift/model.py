@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.roster import Roster
+
 # --- tokens and lists ---------------------------------------------------------
 
 LIST_ACTIVE = "active"          # tied to a token on the map
@@ -67,6 +69,7 @@ class ArmyList:
     replacement: bool = False          # a 2200-point replacement not yet raised
     arrival_turn: int = 0              # first turn its token may take orders (DR-REP-9)
     declared: list[str] = field(default_factory=list)   # special characters and unique magic items (DR-LST-3)
+    roster: Roster = field(default_factory=lambda: Roster(""))   # entries and their ledger (DR-LST-9, DR-LOS, DR-EXP)
 
     @property
     def key(self) -> str:
@@ -135,6 +138,24 @@ class Order:
         return text + (f" champion {self.champion}" if self.champion else "")
 
 
+@dataclass(frozen=True)
+class RepairItem:
+    """One entry of a repair plan (DR-REP-10): `count` models or wounds of an entry, or an
+    item worth `points` for a green character. `cost` is the unit cost the player expects
+    ("" when not given; a fraction like "110/3" for a wound), checked against the ledger."""
+
+    kind: str                          # model | wound | item
+    target: str                        # entry id
+    count: int = 1
+    cost: str = ""
+    name: str = ""                     # the replacement item's name
+
+    def __str__(self) -> str:
+        if self.kind == "item":
+            return f"item {self.target} @{self.cost}" + (f" {self.name}" if self.name else "")
+        return f"{self.count} {self.kind} {self.target}" + (f" @{self.cost}" if self.cost else "")
+
+
 @dataclass
 class FactionOrders:
     """Everything one faction sent for the orders window (DR-ORD-1, DR-ORD-9)."""
@@ -145,6 +166,8 @@ class FactionOrders:
     placement: list[str] = field(default_factory=list)              # ranked home territories (DR-TOK-9)
     removal: list[str] = field(default_factory=list)                # ranked tokens (DR-TOK-5)
     explicit: list[str] = field(default_factory=list)               # tokens given an order by the player
+    repairs: dict[str, list[RepairItem]] = field(default_factory=dict)   # token -> plan (DR-REP-10)
+    choices: dict[str, dict[str, str]] = field(default_factory=dict)     # token -> entry -> stat (DR-EXP-11)
 
 
 # --- state ---------------------------------------------------------------------

@@ -15,6 +15,9 @@ name or unique prefix; token ids may drop the hyphen (`R1`).
     ROLLOFF Blue                  standing roll-off request (DR-ROL-8)
     PLACE T2 T4                   ranked placement of new tokens (DR-TOK-9)
     REMOVE R-3 R-2                ranked removal of tokens (DR-TOK-5)
+    REPAIR R-1 3 model U1 @10; 1 wound M1; item C1 @15 Shield
+                                  repair plan, used if R-1 holds unattacked (DR-REP-10)
+    CHOOSE R-1 U3 I               an experience stat choice still open (DR-EXP-11)
 
 Envelope words (CLEAR, STATUS, HELP, PASSWORD, RESULT) are passed through as
 `commands`. Checks that can be made before the deadline are made here with the
@@ -30,7 +33,9 @@ from dataclasses import dataclass, field
 
 from pbem.mapdata import GameMap
 from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem
+from pbem.roster import Roster
 from pbem.rulebook import RuleBook
+from pbem.rulesets.daemon_rift.experience import allowed, open_choices
 from pbem.rulesets.daemon_rift.model import (
     HOLD,
     MOVE,
@@ -38,8 +43,10 @@ from pbem.rulesets.daemon_rift.model import (
     DRState,
     FactionOrders,
     Order,
+    RepairItem,
     Token,
 )
+from pbem.rulesets.daemon_rift.sheets import stat
 from pbem.rulesets.daemon_rift.validate import order_problem, support_origin_problem
 
 ENVELOPE_COMMANDS = ("CLEAR", "STATUS", "HELP", "PASSWORD", "RESULT")
@@ -220,8 +227,67 @@ def _remove(ctx: _Context, fo: FactionOrders, rest: str) -> str:
     return f"REMOVE {' '.join(ranked)}"
 
 
+_REPAIR = re.compile(r"^(?:(\d+)\s*x?\s+)?(models?|wounds?)\s+(\S+)(?:\s*@\s*(\d+(?:\s+\d+/\d+|/\d+)?))?$", re.IGNORECASE)
+_ITEM = re.compile(r"^items?\s+(\S+)\s+@?\s*(\d+)(?:\s+(.+))?$", re.IGNORECASE)
+
+
+def _roster(ctx: _Context, text: str) -> tuple[Token, Roster]:
+    token = own_token(ctx, text)
+    lst = ctx.state.list_of(token)
+    if lst is None:
+        raise IllegalOrder(f"{token.id} is a defensive token: it has no list to repair (DR-TOK-13)")
+    if lst.roster.empty:
+        raise IllegalOrder(f"the list of {token.id} has no registered entries")
+    return token, lst.roster
+
+
+def repair_item(roster: Roster, text: str) -> RepairItem:
+    """One plan entry: `3 model U1 @10`, `1 wound M1 @50`, `item C1 @15 Shield` (DR-REP-10)."""
+    text = text.strip()
+    found = _REPAIR.match(text)
+    if found:
+        count, kind, target, cost = found.groups()
+        entry = roster.entry(target)
+        return RepairItem(kind.lower().rstrip("s"), entry.id, int(count or 1), (cost or "").strip())
+    found = _ITEM.match(text)
+    if found:
+        target, points, name = found.groups()
+        return RepairItem("item", roster.entry(target).id, 1, points, (name or "").strip())
+    raise InvalidOrder(f"a repair entry reads `<n> model <entry> [@<cost>]`, `<n> wound <entry> [@<cost>]` or "
+                       f"`item <entry> @<points> [<name>]`, not {text!r}", suggestion="3 model U1 @10")
+
+
+def _repair(ctx: _Context, fo: FactionOrders, rest: str) -> str:
+    first, _, plan = rest.partition(" ")
+    if not first or not plan.strip():
+        raise InvalidOrder("REPAIR needs a token and its plan", suggestion="REPAIR R-1 3 model U1 @10; item C1 @15")
+    token, roster = _roster(ctx, first)
+    items = [repair_item(roster, part) for part in re.split(r"[;,]", plan) if part.strip()]
+    fo.repairs[token.id] = items
+    return format_repair(token.id, items)
+
+
+def format_repair(token: str, items: list[RepairItem]) -> str:
+    return f"REPAIR {token} {'; '.join(str(i) for i in items)}"
+
+
+def _choose(ctx: _Context, fo: FactionOrders, rest: str) -> str:
+    words = rest.split()
+    if len(words) != 3:
+        raise InvalidOrder("CHOOSE needs a token, an entry and a stat", suggestion="CHOOSE R-1 U3 I")
+    token, roster = _roster(ctx, words[0])
+    entry, wanted = roster.entry(words[1]), stat(words[2])
+    offered = [s for e, m in open_choices(roster) if e is entry for s in allowed(ctx.rules, entry, m.value, m.name)]
+    if wanted not in offered:
+        raise IllegalOrder(f"{token.id} {entry.id} has no open experience choice that offers {wanted}",
+                           suggestion=", ".join(dict.fromkeys(offered)))
+    fo.choices.setdefault(token.id, {})[entry.id] = wanted
+    return f"CHOOSE {token.id} {entry.id} {wanted}"
+
+
 _FIELDS: dict[str, Callable[[_Context, FactionOrders, str], str]] = {
     "RETREAT": _retreat, "ROLLOFF": _rolloff, "ROLL-OFF": _rolloff, "PLACE": _place, "REMOVE": _remove,
+    "REPAIR": _repair, "CHOOSE": _choose,
 }
 
 
@@ -284,7 +350,7 @@ def _line_token(ctx: _Context, line: str) -> str:
     first = line.replace("->", " -> ").split()[0]
     if not _TOKEN.match(first):
         raise InvalidOrder("not understood: an order starts with a token id, a field starts with "
-                           "RETREAT, ROLLOFF, PLACE or REMOVE")
+                           "RETREAT, ROLLOFF, PLACE, REMOVE, REPAIR or CHOOSE")
     return own_token(ctx, first).id
 
 
@@ -310,6 +376,8 @@ def format_faction_orders(fo: FactionOrders) -> list[str]:
     lines += [f"ROLLOFF {' '.join(fo.rolloff_against)}"] if fo.rolloff_against else []
     lines += [f"PLACE {' '.join(fo.placement)}"] if fo.placement else []
     lines += [f"REMOVE {' '.join(fo.removal)}"] if fo.removal else []
+    lines += [format_repair(t, fo.repairs[t]) for t in sorted(fo.repairs, key=_token_key)]
+    lines += [f"CHOOSE {t} {e} {s}" for t in sorted(fo.choices, key=_token_key) for e, s in sorted(fo.choices[t].items())]
     return lines
 
 

@@ -1,11 +1,13 @@
 """Daemon Rift text in and out: list registrations, canonical lines, report contexts.
 
-List registration (window 0, and with the orders for a new token, DR-LST-8):
+List registration (window 0, and with the orders for a new token, DR-LST-8) is
+read by `rosters`:
 
     LIST R-1 Grimgor's Ironjaws
-    ARTILLERY R-1 yes
+    ARTILLERY R-1 no
     FAST R-1 no
     DECLARE R-1 Grimgor Ironhide; Armour of Gork
+    U1 infantry 20 Orc Boyz @6
 """
 
 from __future__ import annotations
@@ -15,9 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.campaign import Player
 from pbem.dice import Dice
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
 from pbem.rulesets.base import Parsed, Report
-from pbem.rulesets.daemon_rift import battle_window, movement, scoring, setup
+from pbem.rulesets.daemon_rift import battle_window, movement, rosters, scoring
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.model import FactionOrders, TurnFacts
 from pbem.tomlio import from_data
@@ -26,82 +27,30 @@ if TYPE_CHECKING:
     from pbem.rulesets.daemon_rift.endturn import EndOfTurn
     from pbem.rulesets.daemon_rift.ruleset import Game
 
-LIST_WORDS = ("LIST", "ARTILLERY", "FAST", "DECLARE")
 
-
-def is_list_line(line: str) -> bool:
-    return line.split(maxsplit=1)[0].upper() in LIST_WORDS
+def split_list_lines(lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    return rosters.split_list_lines(lines)
 
 
 # -- lists -------------------------------------------------------------------------
 
 def parse_list_lines(game: Game, faction: str, lines: list[tuple[int, str]]) -> Parsed:
-    parsed = Parsed(payload={})
-    lists: dict[str, dict[str, Any]] = {}
-    for no, line in lines:
-        try:
-            token, field, value = _list_line(game, faction, line)
-        except OrderProblem as problem:
-            parsed.problems.append(problem.at(no, line))
-            continue
-        entry = lists.setdefault(token, {"name": "", "artillery": False, "fast": False, "declared": []})
-        entry[field] = value
-        parsed.accepted.append((no, line.strip()))
-    if lists:
-        parsed.payload["lists"] = lists
+    regs, accepted, problems = rosters.parse_lists(game.state, game.rules, faction, lines)
+    parsed = Parsed(payload={"lists": rosters.payload(regs)} if regs else {}, accepted=accepted,
+                    problems=sorted(problems, key=lambda p: p.line_no))
     return parsed
 
 
-def _list_line(game: Game, faction: str, line: str) -> tuple[str, str, Any]:
-    words = line.split(maxsplit=2)
-    if len(words) < 3:
-        raise InvalidOrder("write `LIST <token> <name>`, `ARTILLERY <token> yes|no`, `FAST <token> yes|no` "
-                           "or `DECLARE <token> <item>; <item>`")
-    verb, token = words[0].upper(), dr_parse.token_id(words[1])
-    lst = game.state.lists.get(token)
-    if not token.startswith(f"{faction}-") or lst is None:
-        raise IllegalOrder(f"{token} is not one of your list slots")
-    if lst.approved:
-        raise IllegalOrder(f"the list of {token} is already approved; ask the GM to change it")
-    if verb == "LIST":
-        return token, "name", words[2].strip()
-    if verb == "DECLARE":
-        return token, "declared", [d.strip() for d in words[2].split(";") if d.strip()]
-    answer = words[2].strip().lower()
-    if answer not in ("yes", "no", "y", "n", "true", "false"):
-        raise InvalidOrder(f"{verb} takes yes or no")
-    return token, verb.lower(), answer in ("yes", "y", "true")
-
-
 def store_lists(game: Game, by_faction: Mapping[str, Mapping[str, Any]]) -> None:
-    pending = game.data.setdefault("pending_lists", {})
-    for sub in by_faction.values():
-        pending.update(sub.get("lists", {}))
+    rosters.store(game, by_faction)
 
 
 def lists_alerts(game: Game) -> list[str]:
-    lines = []
-    for token, entry in sorted(game.data.get("pending_lists", {}).items()):
-        lines.append(f"List {token} {entry['name']!r} (artillery: {'yes' if entry['artillery'] else 'no'}, "
-                     f"fast: {'yes' if entry['fast'] else 'no'}, declared: {', '.join(entry['declared']) or '-'})"
-                     f" awaits approval: reply `APPROVE {token}`.")
-    return lines
+    return rosters.alerts(game)
 
 
 def approve(game: Game, words: list[str]) -> str:
-    pending = game.data.setdefault("pending_lists", {})
-    tokens = sorted(pending) if [w.upper() for w in words] == ["ALL"] else [dr_parse.token_id(w) for w in words]
-    if not tokens:
-        raise ValueError("APPROVE needs a token (R-1) or ALL")
-    out = []
-    for token in tokens:
-        entry = pending.pop(token, None)
-        if entry is None:
-            raise ValueError(f"no list registered for {token}")
-        warnings = setup.approve_list(game.state, token, name=entry["name"], artillery=entry["artillery"],
-                                      fast=entry["fast"], declared=entry["declared"])
-        out.append(f"{token} approved" + (f" (check: {'; '.join(warnings)})" if warnings else ""))
-    return "; ".join(out)
+    return rosters.approve(game, words)
 
 
 # -- canonical lines -----------------------------------------------------------------
@@ -110,10 +59,7 @@ def canonical_lines(payload: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     if "orders" in payload:
         lines += dr_parse.format_faction_orders(from_data(FactionOrders, payload["orders"]))
-    for token, entry in sorted(payload.get("lists", {}).items()):
-        lines += [f"LIST {token} {entry['name']}", f"ARTILLERY {token} {'yes' if entry['artillery'] else 'no'}",
-                  f"FAST {token} {'yes' if entry['fast'] else 'no'}"]
-        lines += [f"DECLARE {token} {'; '.join(entry['declared'])}"] if entry["declared"] else []
+    lines += rosters.canonical(payload.get("lists", {}))
     for number, result in sorted(payload.get("results", {}).items()):
         lines.append(battle_window.format_result(int(number), result))
     lines += [f"ROLLOFF {n}" for n in sorted(payload.get("rolloff", {}))]
@@ -169,8 +115,9 @@ def briefing(game: Game, context: dict[str, Any], battle: movement.Battle) -> Re
     """The battle briefing to both sides and the GM (DR-TRN-4)."""
     players = tuple(game.player_of(s.faction) for s in battle.sides) + ("gm",)
     lists = {s.faction: game.state.lists.get(s.champion) for s in battle.sides}
+    rows = {f: rosters.roster_rows(lst.roster) if lst else [] for f, lst in lists.items()}
     return Report("briefing", f"Turn {game.state.turn}: battle {battle.number} briefing", players,
-                  context | {"battle": battle, "lists": lists}, key=f"briefing-{battle.number}")
+                  context | {"battle": battle, "lists": lists, "roster_rows": rows}, key=f"briefing-{battle.number}")
 
 
 def second_window_reports(game: Game, battle: movement.Battle) -> list[Report]:
@@ -182,7 +129,8 @@ def second_window_reports(game: Game, battle: movement.Battle) -> list[Report]:
 def battle_reports(game: Game, dice: Dice) -> list[Report]:
     moved = from_data(movement.Movement, game.data["movement"])
     context = _base(game) | {"movement": moved, "aftermath": game.data["aftermath"],
-                             "results": battle_window.accepted(game)}
+                             "results": battle_window.accepted(game),
+                             "postbattle": game.data.get("postbattle", {}).get("ledgers", [])}
     return [Report("battle_report", f"Turn {game.state.turn}: battles", ("*",), context, public=True, key="battles")]
 
 
@@ -194,14 +142,16 @@ def end_of_turn_reports(game: Game, facts: TurnFacts, eot: EndOfTurn) -> list[Re
             count, locked = movement.lock_status(game.state, a, b, game.rules)
             pairs.append({"a": a, "b": b, "count": count, "locked": locked})
     final = scoring.final_standings(game.state, game.gmap, game.rules) if game.state.phase == "over" else []
-    context = _base(game) | {"eot": eot, "facts": facts, "pairs": pairs, "final": final}
+    context = _base(game) | {"eot": eot, "facts": facts, "pairs": pairs, "final": final,
+                             "veterans": rosters.veterans(game.state)}
     reports = [Report("turn_report", f"Turn {eot.turn}: end of turn" + (" and final standings" if final else ""),
                       ("*",), context, public=True, key="turn")]
     for fid in factions:
         pid = game.player_of(fid)
         if pid:
             mine = [lst for key, lst in sorted(game.state.lists.items()) if lst.faction == fid]
+            rows = {lst.key: rosters.roster_rows(lst.roster) for lst in mine}
             reports.append(Report("private_report", f"Turn {eot.turn}: your armies", (pid,),
-                                  context | {"faction": game.state.factions[fid], "lists": mine,
+                                  context | {"faction": game.state.factions[fid], "lists": mine, "roster_rows": rows,
                                              "tokens": game.state.tokens_of(fid)}, key=f"private-{pid}"))
     return reports

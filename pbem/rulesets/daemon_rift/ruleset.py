@@ -21,7 +21,7 @@ from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulebook import RULES_DIR, RuleBook, load_rules
 from pbem.rulesets.base import Context, Parsed, Report, Resolution, Ruleset, Stage
 from pbem.rulesets.daemon_rift import aftermath as step_b_mod
-from pbem.rulesets.daemon_rift import battle_window, endturn, movement, setup, validate
+from pbem.rulesets.daemon_rift import battle_window, endturn, experience, movement, postbattle, setup, validate
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift import reporting
 from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders
@@ -123,8 +123,7 @@ class DaemonRift(Ruleset):
                                             for n, l in lines])
 
     def _parse_orders(self, game: Game, faction: str, lines: list[tuple[int, str]]) -> Parsed:
-        list_lines = [(n, l) for n, l in lines if reporting.is_list_line(l)]
-        order_lines = [(n, l) for n, l in lines if not reporting.is_list_line(l)]
+        list_lines, order_lines = reporting.split_list_lines(lines)
         parsed = dr_parse.parse_orders(game.state, game.gmap, game.rules, faction, order_lines)
         problems: list[OrderProblem] = list(parsed.problems)
         problems += [InvalidOrder(f"{c.split()[0]} is not used in the orders window", n, c)
@@ -191,6 +190,7 @@ class DaemonRift(Ruleset):
             alerts += battle_window.collect(game, by_faction, dice, final=True)
             if not battle_window.needs_gm(game):
                 self._step_b(game, dice, reports)
+                alerts += game.data.get("postbattle", {}).get("alerts", [])
         elif phase == "retreats":
             choices = {t: c for sub in by_faction.values() for t, c in sub.get("retreats", {}).items()}
             self._step_c(game, choices, reports)
@@ -201,11 +201,13 @@ class DaemonRift(Ruleset):
         submitted = {f: from_data(FactionOrders, s["orders"]) for f, s in by_faction.items() if "orders" in s}
         game.data["orders"] = {f: to_data(o) for f, o in submitted.items()}
         game.data["nmr"] = [f for f in game.live_factions() if f not in submitted and game.state.tokens_of(f)]
+        game.data["choices"] = experience.settle_choices(game.state, game.rules, submitted)
         eff = validate.effective_orders(game.state, game.gmap, game.rules, submitted, dice)
         moved = movement.step_a(game.state, game.gmap, game.rules, eff, submitted, dice, game.decisions)
         game.data["movement"] = to_data(moved)
         game.data["effective"] = to_data(eff)
         game.data["battle_reports"], game.data["gm_results"] = {}, {}
+        game.data["sheets"], game.data["postbattle"] = {}, {}
         reports += reporting.movement_reports(game, dice)
         if battle_window.tabletop_battles(game):
             game.state.phase = "battles"
@@ -221,9 +223,10 @@ class DaemonRift(Ruleset):
             start = copy.deepcopy(game.state)
             earlier = [Roll(r["n"], r["purpose"], r["sides"], tuple(r["faces"])) for r in game.data.get("replay", [])]
             replay = ReplayDice(earlier, dice)
+            post = postbattle.PostBattle(game.state, game.rules, game.data.get("sheets", {}))
             try:
                 after = step_b_mod.step_b(game.state, game.gmap, game.rules, moved, results, replay, submitted,
-                                          decisions=game.decisions)
+                                          battle_hook=post, decisions=game.decisions)
                 break
             except step_b_mod.SecondWindowNeeded as need:
                 game.state = start
@@ -237,6 +240,7 @@ class DaemonRift(Ruleset):
                     game.state.phase = "battles"
                     return
         game.data.pop("replay", None)
+        game.data["postbattle"] = {"ledgers": to_data(post.ledgers), "alerts": post.alerts}
         game.data["aftermath"] = to_data(after)
         game.data["movement"] = to_data(moved)
         reports += reporting.battle_reports(game, dice)
@@ -253,7 +257,8 @@ class DaemonRift(Ruleset):
                                              game.decisions)
         eot = endturn.end_turn(game.state, game.gmap, game.rules, facts, submitted)
         reports += reporting.end_of_turn_reports(game, facts, eot)
-        for key in ("orders", "movement", "aftermath", "effective", "battle_reports", "gm_results"):
+        for key in ("orders", "movement", "aftermath", "effective", "battle_reports", "gm_results", "sheets",
+                    "postbattle", "choices"):
             game.data[key] = {}
         game.data["turn_closed"] = True
 
@@ -295,7 +300,7 @@ def _numbered(lines: list[tuple[int, str]], commands: list[str]) -> list[tuple[i
 def _merge_orders(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
     merged = copy.deepcopy(dict(old))
     merged["orders"] = {**old.get("orders", {}), **new.get("orders", {})}
-    for key in ("retreats",):
+    for key in ("retreats", "repairs", "choices"):
         merged[key] = {**old.get(key, {}), **new.get(key, {})}
     for key in ("rolloff_against", "placement", "removal"):
         if new.get(key):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.mapdata import GameMap
+from pbem.roster import Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE, LIST_SHELVED, LIST_UNUSED, ArmyList, DRState, Faction, Token, token_id,
@@ -108,22 +109,35 @@ def ready_to_start(state: DRState) -> list[str]:
 
 
 def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, fast: bool,
-                 declared: list[str]) -> list[str]:
+                 declared: list[str], roster: Roster | None = None) -> list[str]:
     """Record a list the GM approved (DR-LST-9) and return warnings for the GM (DR-LST-3).
 
     A special character or unique magic item declared in another active or shelved
-    list of the faction is flagged, not refused: the GM rules on it. Approving the
-    last missing list 1 opens turn 1's orders window.
+    list of the faction is flagged, not refused: the GM rules on it. A list sent
+    again (entries added after a raise) keeps the ledger of entries with the same
+    id. Approving the last missing list 1 opens turn 1's orders window.
     """
     lst = state.lists.get(token_id)
     if lst is None or lst.status not in (LIST_ACTIVE, LIST_SHELVED):
         raise ValueError(f"{token_id} has no list awaiting registration")
     names = [d.strip() for d in declared if d.strip()]
+    if roster is not None:
+        roster.army, roster.name = token_id, name
+        roster.carry_over(lst.roster)
+        roster.note(state.turn, "", f"list {name!r} approved: {len(roster.entries)} entries, {roster.points} points")
+        given = {n.casefold() for n in names}
+        names += [n for n in roster_names(roster) if n.casefold() not in given]
+        lst.roster = roster
     warnings = _shared_declarations(state, lst, names)
     lst.name, lst.artillery, lst.fast, lst.declared, lst.approved = name, artillery, fast, names, True
     if state.phase == PHASE_LISTS and not ready_to_start(state):
         state.phase = PHASE_ORDERS
     return warnings
+
+
+def roster_names(roster: Roster) -> list[str]:
+    """Special characters (entries tagged `special`) and magic items of a roster (DR-LST-3)."""
+    return [e.name for e in roster.entries if e.has("special")] + [i.name for e in roster.entries for i in e.items]
 
 
 def _shared_declarations(state: DRState, lst: ArmyList, names: list[str]) -> list[str]:
