@@ -1,0 +1,111 @@
+"""SmtpTransport against aiosmtpd relaying into Dovecot: TLS, AUTH, the send journal, refusals."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbem.mail.connection import MailUnavailable
+from pbem.mail.outbox import open_transport
+from pbem.mail.smtp import MailRefused, SmtpTransport
+from pbem.outqueue import deliver, enqueue, pending
+from tests.mail.conftest import (
+    ORDERS_BOX,
+    USERS,
+    Relay,
+    mailbox,
+    message_ids,
+    smtp_spec,
+)
+from tests.mail.mailservers import Dovecot
+
+pytestmark = pytest.mark.usefixtures("passwords")
+
+
+def note(number: int, to: str = "alice@pbem.test") -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "Rift <rift@pbem.test>", to, f"note {number}"
+    msg["Message-ID"] = f"<note-{number}@pbem.test>"
+    msg.set_content(f"note {number}")
+    return msg
+
+
+def transport(server: Dovecot, relay: Relay, base: Path, **extra: object) -> SmtpTransport:
+    opened = open_transport(smtp_spec(server, relay, **extra), base)
+    assert isinstance(opened, SmtpTransport)
+    return opened
+
+
+def test_starttls_and_auth_deliver_into_the_players_mailbox(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    smtp = transport(dovecot, relay, tmp_path)
+    smtp.send(note(1))
+    smtp.send(note(2, to="bob@pbem.test"))
+    smtp.close()
+    assert message_ids(mailbox(dovecot, "alice@pbem.test")) == ["<note-1@pbem.test>"]
+    assert message_ids(mailbox(dovecot, "bob@pbem.test")) == ["<note-2@pbem.test>"]
+    journal = (tmp_path / "outbox" / "smtp-journal.txt").read_text()
+    assert " sent <note-1@pbem.test> alice@pbem.test" in journal and "<note-2@pbem.test>" in journal
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")   # aiosmtpd: TLS is implicit here
+def test_implicit_tls(dovecot: Dovecot, tmp_path: Path) -> None:
+    relay = Relay(dovecot, implicit_tls=True, auth_users={ORDERS_BOX: USERS[ORDERS_BOX]})
+    try:
+        transport(dovecot, relay, tmp_path, tls="implicit").send(note(1))
+    finally:
+        relay.stop()
+    assert message_ids(mailbox(dovecot, "alice@pbem.test")) == ["<note-1@pbem.test>"]
+
+
+def test_the_journal_never_hands_a_message_id_over_twice(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    transport(dovecot, relay, tmp_path).send(note(1))
+    again = transport(dovecot, relay, tmp_path)       # a new tick: reads the journal from disk
+    again.send(note(1))
+    again.close()
+    assert relay.handler.accepted == 1 and len(mailbox(dovecot, "alice@pbem.test")) == 1
+
+
+def test_wrong_smtp_password_is_unavailable_not_lost(dovecot: Dovecot, relay: Relay, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_TEST_SMTP_PASSWORD", "wrong")
+    enqueue(tmp_path, note(1))
+    sent, problems = deliver(tmp_path, transport(dovecot, relay, tmp_path))
+    assert sent == 0 and "535" in problems[0] and len(pending(tmp_path)) == 1
+
+
+def test_server_down_stops_the_batch_and_keeps_everything(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    for number in range(3):
+        enqueue(tmp_path, note(number))
+    relay.stop()
+    sent, problems = deliver(tmp_path, transport(dovecot, relay, tmp_path))
+    assert sent == 0 and len(problems) == 1 and "3 mail(s) wait for the next tick" in problems[0]
+    assert len(pending(tmp_path)) == 3
+    relay.start()
+    assert deliver(tmp_path, transport(dovecot, relay, tmp_path)) == (3, [])
+    assert pending(tmp_path) == [] and len(mailbox(dovecot, "alice@pbem.test")) == 3
+
+
+def test_temporary_refusal_is_retried_then_kept(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    relay.handler.refuse = "451 4.3.0 Try again later"
+    enqueue(tmp_path, note(1))
+    sent, problems = deliver(tmp_path, transport(dovecot, relay, tmp_path, retries=2))
+    assert sent == 0 and "451" in problems[0] and len(pending(tmp_path)) == 1
+    relay.handler.refuse = ""
+    assert deliver(tmp_path, transport(dovecot, relay, tmp_path))[0] == 1
+
+
+def test_permanent_refusal_of_an_unknown_recipient(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    smtp = transport(dovecot, relay, tmp_path)
+    with pytest.raises(MailRefused, match="550"):
+        smtp.send(note(1, to="nobody@pbem.test"))
+    smtp.send(note(2))                                  # the session is still good for the next one
+    smtp.close()
+    assert message_ids(mailbox(dovecot, "alice@pbem.test")) == ["<note-2@pbem.test>"]
+
+
+def test_unreachable_port_raises_mail_unavailable(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    relay.stop()
+    with pytest.raises(MailUnavailable, match="after 2 attempts"):
+        transport(dovecot, relay, tmp_path).send(note(1))
