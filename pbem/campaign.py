@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.forum.config import forum_problems
 from pbem.schedule import Schedule
 from pbem.site import load_site
 from pbem.store import StoreError, read_toml, write_toml
@@ -47,6 +48,7 @@ class Player:
     faction: str = ""
     faction_name: str = ""
     home: str = ""
+    forum: str = ""                      # forum account; the forum authenticates it
 
     @property
     def email(self) -> str:
@@ -69,6 +71,7 @@ class Settings:
     players: tuple[Player, ...]
     rules: dict[str, Any] = field(default_factory=dict)
     max_mail_bytes: int = 256 * 1024
+    forum: dict[str, Any] = field(default_factory=dict)   # [transport.forum]; empty: no forum
 
     def player(self, ident: str) -> Player | None:
         key = ident.casefold()
@@ -114,6 +117,7 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
         problems.append("players: at least one [[players]] entry is needed")
     _check_unique(players, problems)
     transport = raw.get("transport", {})
+    problems += forum_problems(transport.get("forum"), [(f"players[{i}]", p.forum) for i, p in enumerate(players)])
     site_inbox, site_outbox = _site_transport(folder, problems)
     if problems:
         return None
@@ -123,7 +127,7 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
         inbox=dict(transport.get("inbox") or site_inbox or {"type": "maildir", "path": "inbox"}),
         outbox=dict(transport.get("outbox") or site_outbox or {"type": "maildir", "path": "outbox/maildir"}),
         gm=gm, players=players, rules=dict(raw.get("rules", {})),
-        max_mail_bytes=int(raw.get("max_mail_bytes", 256 * 1024)),
+        max_mail_bytes=int(raw.get("max_mail_bytes", 256 * 1024)), forum=dict(transport.get("forum", {})),
     )
 
 
@@ -150,6 +154,7 @@ def _person(raw: Mapping[str, Any], where: str, problems: list[str]) -> Player:
         id=ident, name=str(raw.get("name", ident)), emails=tuple(e.lower() for e in emails),
         secret=str(raw.get("secret", "")), faction=str(raw.get("faction", "")),
         faction_name=str(raw.get("faction_name", "")), home=str(raw.get("home", "")),
+        forum=str(raw.get("forum", "")),
     )
 
 

@@ -18,6 +18,8 @@ from typing import Any
 from pbem import credentials
 from pbem.campaign import Campaign, Player
 from pbem.envelope import Envelope, read_envelope
+from pbem.forum import admission
+from pbem.forum.config import ForumSettings, forum_settings
 from pbem.mail.message import Submission
 from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
@@ -135,6 +137,8 @@ class Intake:
         settings = self.camp.settings
         if sub.auto:
             return Outcome(note=f"ignored: {sub.auto}")
+        if sub.forum_account:
+            return self._forum_post(sub)
         if sub.sender == settings.address:
             return Outcome(note="ignored: our own address")
         if sub.too_large:
@@ -148,6 +152,22 @@ class Intake:
         if player is None:
             return self._auth_failed(sub)
         return self._player(sub, env, player)
+
+    def _forum_post(self, sub: Submission) -> Outcome:
+        """The forum vouches for the account; a public post may carry neither a secret nor, unless
+        the campaign plays in the open, orders (pbem/forum/admission.py)."""
+        env = read_envelope(sub.subject, sub.text)
+        forum = forum_settings(self.camp.settings.forum) or ForumSettings("folder")
+        verdict = admission.admit(self.camp.settings, forum, sub, env, self.camp.secret_of)
+        if verdict.player is None:
+            return Outcome(gm_alerts=verdict.alerts, note=verdict.note)
+        if sub.too_large and not verdict.refusal:
+            verdict.refusal = f"the post is larger than {self.camp.settings.max_mail_bytes // 1024} KB"
+        if verdict.refusal:
+            context = {"reason": verdict.refusal, "player": verdict.player, "public": sub.public}
+            return Outcome([self._reply(sub, "forum_refused", context, to=verdict.player.email)],
+                           gm_alerts=verdict.alerts, note=verdict.note)
+        return self._player(sub, env, verdict.player)
 
     # -- authentication ------------------------------------------------------
     def _authenticate(self, sub: Submission, env: Envelope) -> Player | None:

@@ -46,6 +46,10 @@ class Submission:
     """size > max_bytes; the body is not read and text is ""."""
     problems: tuple[str, ...]
     """Human-readable notes on what could not be read cleanly."""
+    forum_account: str = ""
+    """For a forum post, the account that wrote it (the forum authenticated it); "" for mail."""
+    public: bool = False
+    """A post in a public forum thread, which everyone reads (mail and private messages are not)."""
 
 
 def parse_message(raw: bytes, *, max_bytes: int = 256 * 1024) -> Submission:

@@ -370,3 +370,11 @@ def test_rollback_returns_to_the_start_of_the_previous_season(camp: Campaign) ->
     assert main(["rollback", "dip", "--root", str(camp.folder.parent)]) == 0
     camp = Campaign(camp.folder)
     assert camp.state["stage"]["title"] == "Spring 1901 movement" and "France: A PAR" in camp.state["game"]["units"]
+
+
+def test_pbem_draw_on_the_command_line_ends_the_game_at_the_next_tick(camp: Campaign) -> None:
+    root = str(camp.folder.parent)
+    assert main(["draw", "dip", "--root", root, "France"]) == 1          # one power is no draw
+    assert main(["draw", "dip", "--root", root, "ALL"]) == 0
+    camp = run(Campaign(camp.folder))
+    assert camp.state["stage"]["kind"] == "over" and len(camp.state["game"]["draw"]) == 7

@@ -1,0 +1,21 @@
+"""The forum a campaign's settings name, ready to read and post."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.campaign import Settings
+from pbem.forum.base import Forum
+from pbem.forum.config import forum_settings
+from pbem.forum.discourse import DiscourseForum, load_credentials
+from pbem.forum.folder import FolderForum
+
+
+def open_forum(settings: Settings, folder: Path) -> Forum | None:
+    """None when campaign.toml has no `[transport.forum]`; relative paths start at the campaign folder."""
+    forum = forum_settings(settings.forum)
+    if forum is None:
+        return None
+    if forum.kind == "discourse":
+        return DiscourseForum(forum.url, forum.topic, load_credentials(forum.credentials, folder))
+    return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title)

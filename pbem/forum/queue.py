@@ -1,0 +1,56 @@
+"""Public reports wait in `<campaign>/posts/queue/` until they are posted to the forum.
+
+Like the mail queue: a report is queued under its key when the stage resolves (queueing
+the same key again keeps the file already there), and publishing hands each queued post to the
+forum and then moves its file to `posts/sent/`, which is the journal. The forum finds a post
+by its key before posting it again, so a crash between the two steps cannot post twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem.forum.base import Forum, ForumError
+from pbem.store import read_toml, write_toml
+
+
+def _file_name(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:32] + ".toml"
+
+
+def enqueue_post(folder: Path, key: str, title: str, markdown: str) -> Path:
+    target = folder / "posts" / "queue" / _file_name(key)
+    if not target.exists() and not (folder / "posts" / "sent" / target.name).exists():
+        write_toml(target, {"key": key, "title": title, "markdown": markdown, "queued": time.time_ns()})
+    return target
+
+
+def pending_posts(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """Queued posts in the order they were queued (a turn's reports in the order the rules give them)."""
+    queue = folder / "posts" / "queue"
+    items = [(path, read_toml(path)) for path in queue.glob("*.toml")] if queue.exists() else []
+    return sorted(items, key=lambda item: (int(item[1].get("queued", 0)), item[0].name))
+
+
+def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]) -> tuple[list[str], list[str]]:
+    """Post everything queued, oldest first; returns (keys posted, problems). `published` is
+    called between posting and journalling (a test seam for crashes). A failure stops the
+    run, so the thread keeps the reports in order; what is left stays queued."""
+    done, problems = [], []
+    sent = folder / "posts" / "sent"
+    sent.mkdir(parents=True, exist_ok=True)
+    for path, item in pending_posts(folder):
+        try:
+            forum.publish(item["key"], item["title"], item["markdown"])
+        except ForumError as exc:
+            problems.append(f"{item['key']}: {exc}")
+            break
+        published(item["key"])
+        os.replace(path, sent / path.name)
+        done.append(item["key"])
+    return done, problems
