@@ -17,6 +17,11 @@ from pathlib import Path
 
 from pbem import turns
 from pbem.campaign import Campaign, SettingsError, discover
+from pbem.forum import admission
+from pbem.forum.backends import open_forum
+from pbem.forum.base import Forum, ForumError, Post, advance
+from pbem.forum.config import forum_settings
+from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable
@@ -70,12 +75,14 @@ def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog |
 def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True) -> None:
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
-    if intake_mail(camp, ruleset, now, faults, log) and mail_read:
+    forum_read = intake_forum(camp, ruleset, now, faults, log)
+    if intake_mail(camp, ruleset, now, faults, log) and mail_read and forum_read:
         resolve_due(camp, ruleset, now, log)
         send_reminders(camp, ruleset, now, log)
-    else:   # orders may be waiting in the mailbox: no deadline passes without them
-        log(f"{camp.name}: mail could not be read; nothing is resolved until it is")
+    else:   # orders may be waiting in the mailbox or the forum: no deadline passes without them
+        log(f"{camp.name}: mail or forum could not be read; nothing is resolved until they are")
     deliver_mail(camp, log, faults)
+    publish_posts(camp, faults, log)
 
 
 # -- intake ----------------------------------------------------------------------
@@ -153,6 +160,74 @@ def build_mail(camp: Campaign, ruleset: Ruleset, reply: Reply, now: datetime):  
     return compose(mail, campaign=camp.name, domain=camp.settings.domain, date=now)
 
 
+# -- forum -----------------------------------------------------------------------
+
+
+def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> bool:
+    """Posts since the stored cursor go through the same Intake as mail; the cursor is saved
+    with the journal, so no post is processed twice. False when the forum could not be read
+    (its posts wait there for the next tick)."""
+    try:
+        forum = open_forum(camp.settings, camp.folder)
+        posts = forum.fetch(camp.state.get("forum", {}).get("cursor", {})) if forum else []
+    except ForumError as exc:
+        log(f"{camp.name}: forum not read, retried next tick: {exc}")
+        return False
+    intake = Intake(camp, ruleset, now)
+    for post in posts:
+        try:
+            note = take_post(camp, ruleset, forum, intake, post, now) if forum else ""
+        except ForumError as exc:
+            log(f"{camp.name}: forum post {post.id} kept for the next tick: {exc}")
+            return False
+        forum_state = camp.state.setdefault("forum", {})
+        forum_state["cursor"] = advance(forum_state.get("cursor", {}), post)
+        camp.save_auth()
+        camp.save()
+        faults.hook("forum-stored")
+        if note:
+            log(f"{camp.name}: forum post {post.id} by {post.author}: {note}")
+    return True
+
+
+def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, post: Post, now: datetime) -> str:
+    """One post; returns what happened ("" for the bot's own posts and table talk, never read).
+    Answers to a private message go back privately in its conversation; answers to a public
+    post go by mail, so orders and receipts are never shown in the thread."""
+    settings = forum_settings(camp.settings.forum)
+    if settings is None or post.author.casefold() == forum.bot.casefold() or not admission.addressed(post, settings):
+        return ""
+    sub = admission.to_submission(camp.settings, forum.kind, settings, post)
+    if post.private and not belongs_here(camp, post.title, sub.text):
+        return "for another campaign"
+    outcome = intake.handle(sub)
+    for reply in outcome.replies:
+        if post.private:
+            forum.reply(post, reply.key, render(ruleset.templates, reply.template, reply.context, camp.folder))
+        else:
+            enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+    alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
+    return outcome.note or "processed"
+
+
+def publish_posts(camp: Campaign, faults: Faults, log: TickLog) -> None:
+    """Post the queued public reports to the thread, each once (pbem/forum/queue.py)."""
+    if not pending_posts(camp.folder):
+        return
+    try:
+        forum = open_forum(camp.settings, camp.folder)
+    except ForumError as exc:
+        log(f"{camp.name}: reports not posted, kept for retry: {exc}")
+        return
+    if forum is None:
+        return
+    done, problems = publish_pending(camp.folder, forum, lambda key: faults.hook("published"))
+    if done:
+        log(f"{camp.name}: posted {len(done)} report(s) to the forum")
+    for problem in problems:
+        log(f"{camp.name}: posting failed, kept for retry: {problem}")
+
+
 # -- resolution ------------------------------------------------------------------
 
 
@@ -222,6 +297,8 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
                             markdown=text, sender=f"{settings.title} <{settings.address}>",
                             list_id=f"{camp.name}.{settings.domain}")
         enqueue(camp.folder, compose(mail, campaign=camp.name, domain=settings.domain, date=now))
+    if report.public and settings.forum:
+        enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text)
 
 
 # -- reminders and delivery ------------------------------------------------------
