@@ -14,6 +14,7 @@ from pbem.rulesets.base import Ruleset
 BUILTIN = {
     "daemon_rift": "pbem.rulesets.daemon_rift.ruleset:RULESET",
     "diplomacy": "pbem.rulesets.diplomacy.ruleset:RULESET",
+    "conquest": "pbem.rulesets.conquest.ruleset:RULESET",
 }
 
 
