@@ -58,8 +58,8 @@ class CentreRow:
 def phase_reports(game: Game, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> list[Report]:
     """The public report of a resolution and one private report per power with a player."""
     context = report_context(game, step, orders, silent)
-    title = step.before.title if step.results else f"{step.before.title}: draw"
-    reports = [Report("phase_report", f"{title} results", ("*",), context, public=True, key="report")]
+    title = f"{step.before.title} results" if step.results else f"Draw declared in {step.before.title}"
+    reports = [Report("phase_report", title, ("*",), context, public=True, key="report")]
     for power, pid in game.powers.items():
         if pid and power not in step.before.eliminated:
             reports.append(Report("private_report", f"{title}: {power}", (pid,),
