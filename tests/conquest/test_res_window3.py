@@ -206,15 +206,3 @@ def test_coc_res_23_round_report_shows_categories_ep_and_beaten_players() -> Non
     assert "**B1** (land): Cara (attacker) massacre; Ben (defender) lose. One side's report" in text
     assert "| Cara | B1 massacre 5, B2 draw 2 | 3 | - | 1 | **4** | Ben |" in text
     assert "| Dan | B2 draw 2 | 2 | lost: 0 | 0 | **0** | - |" in text
-
-
-@pytest.mark.clause("COC-TRN-4")
-def test_results_owing_one_report_per_side_is_enough() -> None:
-    from pbem.rulesets.conquest.results import owing
-
-    game = state(players=("andy", "phil", "bob", "cara", "ben"),
-                 battles=[land("B1", ["andy", "phil"], ["bob"]), land("B2", ["cara"], ["ben"])])
-    assert owing(game) == ["andy", "phil", "bob", "cara", "ben"]
-    sent = [parse_result_line(game, "phil", "RESULT B1 WITHDREW none VP 1-2"),
-            parse_result_line(game, "ben", "ABSTRACT B2")]
-    assert owing(game, sent) == ["bob", "cara"]

@@ -147,15 +147,6 @@ def open_battles(state: ConquestState) -> list[Battle]:
     return [b for b in state.round.battles if not state.round.outcome(b.id)]
 
 
-def owing(state: ConquestState, reports: Sequence[ResultReport] = ()) -> list[str]:
-    """Players of open battles whose side has sent nothing yet; one team member is enough (COC-TRN-4)."""
-    out = []
-    for battle in open_battles(state):
-        sent = {battle.side_of(r.reporter) for r in reports if r.battle == battle.id}
-        out += [p for side in SIDES if side not in sent for p in battle.members(side) if p not in out]
-    return out
-
-
 def gm_alerts(state: ConquestState) -> list[str]:
     """What the GM must rule on before the round can go on."""
     out = []

@@ -299,11 +299,13 @@ class Conquest(Ruleset):
         verb = words[0].upper()
         if verb in ("RESULT", "ABSTRACT") and game.window == W_RESULTS:
             text = results.gm_result(game.state, list(words))
+        elif verb == "SIZE" and game.window == W_SETUP:
+            text = battles.gm_size(game.state, list(words[1:]))
         elif verb == "CAPITAL" and game.window == W_CAPITALS:
             text = self._gm_capital(game, list(words[1:]))
         else:
             raise ValueError(f"unknown command {verb} now; GM commands: RESOLVE, EXTEND, PAUSE, RESUME, "
-                             "RESULT/ABSTRACT (window 3), CAPITAL (window S)")
+                             "SIZE (window 2), RESULT/ABSTRACT (window 3), CAPITAL (window S)")
         return game.dump(), text
 
     def _gm_capital(self, game: Game, words: list[str]) -> str:
