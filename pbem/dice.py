@@ -54,7 +54,7 @@ class Dice:
     log: list[Roll] = field(default_factory=list)
 
     def roll(self, purpose: str, count: int = 1, sides: int = 6) -> Roll:
-        faces = []
+        faces: list[int] = []
         for _ in range(count):
             faces.append(self._face(len(self.log) + len(faces), purpose, sides))
         result = Roll(len(self.log), purpose, sides, tuple(faces))
