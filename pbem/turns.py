@@ -97,9 +97,9 @@ def stage_dice(camp: Campaign, stage: Stage) -> dicemod.CommittedDice:
 
 def log_dice(camp: Campaign, turn: int, stage: str, dice: dicemod.CommittedDice) -> None:
     path = camp.history(turn) / "dice.toml"
-    data = read_toml(path) if path.exists() else {"turn": turn, "commitment": commitment(camp, turn), "stages": []}
-    earlier: list[dict[str, Any]] = data["stages"]
-    data["stages"] = [s for s in earlier if s["salt"] != dice.salt] + [{
+    data: dict[str, Any] = read_toml(path) if path.exists() else {"turn": turn, "commitment": commitment(camp, turn),
+                                                                  "stages": []}
+    data["stages"] = [s for s in data["stages"] if s["salt"] != dice.salt] + [{
         "stage": stage, "salt": dice.salt,
         "rolls": [{"n": r.n, "purpose": r.purpose, "sides": r.sides, "faces": list(r.faces)} for r in dice.log],
     }]
