@@ -91,7 +91,8 @@ def test_coc_abr_1_abstract_requested_in_window_2_is_rolled_at_once() -> None:
     assert (outcome.attacker, outcome.defender, outcome.abstract_total, outcome.abstract_bonus) == (
         "minor_victory", "lose", 9, 2)
     assert game.empires["cara"].treasury == 100 and game.empires["ben"].treasury == 50   # gold stays spent
-    assert "abstract resolution requested" in events[0]
+    assert events[0] == ("B1: abstract resolution requested in the battle setup; "
+                         "2D6 3+4, bonus +2 = 9: attacker minor victory")
 
 
 @dataclass

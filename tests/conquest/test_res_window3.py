@@ -203,6 +203,6 @@ def test_coc_res_23_round_report_shows_categories_ep_and_beaten_players() -> Non
                             parse_result_line(game, "dan", "RESULT B2 WITHDREW none VP 300-300")],
                      RULES, ScriptedDice(), final=True)
     text = render("conquest", "_battle_results", report_context(game, RULES))
-    assert "**B1** (land): Cara (attacker) massacre; Ben (defender) lose. One side's report" in text
+    assert "**B1** (land): Cara (attacker) massacre; Ben (defender) lose; one side's report" in text
     assert "| Cara | B1 massacre 5, B2 draw 2 | 3 | - | 1 | **4** | Ben |" in text
     assert "| Dan | B2 draw 2 | 2 | lost: 0 | 0 | **0** | - |" in text

@@ -112,6 +112,6 @@ def resolve(label: str, attackers: Sequence[Strategy], defenders: Sequence[Strat
     total = roll.total + net
     result = read_table(total, rules["abstract.results"])
     winner, category = RESULT_MEANING[result]
-    reason = f"abstract resolution: {'+'.join(map(str, roll.faces))} {net:+d} = {total}, {result.replace('_', ' ')}"
+    reason = f"2D6 {'+'.join(map(str, roll.faces))}, bonus {net:+d} = {total}: {result.replace('_', ' ')}"
     outcome = decided_outcome(winner, category, ResultRules.from_book(rules), reason)
     return AbstractVerdict(roll, tuple(bonuses), net, total, result, outcome)

@@ -125,7 +125,7 @@ def roll_abstract(state: ConquestState, battle: Battle, setup: BattleSetup, rule
     outcome = BattleOutcome(battle.id, verdict.outcome.categories["attacker"],
                             verdict.outcome.categories["defender"], how="abstract",
                             abstract_faces=list(verdict.roll.faces), abstract_bonus=verdict.net,
-                            abstract_total=verdict.total, note=f"{why}: {verdict.outcome.reason}")
+                            abstract_total=verdict.total, note=f"{why}; {verdict.outcome.reason}")
     state.round.outcomes = [o for o in state.round.outcomes if o.battle != battle.id] + [outcome]
     return outcome
 
@@ -150,7 +150,8 @@ def step_b(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]], rul
             events.append(f"{battle.id}: the proposed sizes differ; {setup.points} points stand until the GM "
                           f"rules (battle.size_disagreement = \"gm\")")
         if setup.abstract:
-            outcome = roll_abstract(state, battle, setup, rules, dice, "abstract resolution requested")
+            outcome = roll_abstract(state, battle, setup, rules, dice,
+                                    "abstract resolution requested in the battle setup")
             events.append(f"{battle.id}: {outcome.note}")
             continue
         reports.append(briefing.report(state, battle, setup, rules, gmap))

@@ -116,7 +116,7 @@ def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, f
     if players:
         return "only one side reported (results.single_report_accept = false)"
     if rules["battle.unreported_result"] == "abstract":
-        battles.roll_abstract(state, battle, _setup(state, battle), rules, dice, "no result by the deadline")
+        battles.roll_abstract(state, battle, _setup(state, battle), rules, dice, "no result by the deadline, so abstract resolution")
         return ""
     return "no result was reported (battle.unreported_result = \"gm\")"
 
@@ -285,7 +285,7 @@ def siege_victory(state: ConquestState, player: str, rules: RuleBook) -> bool:
 # -- the round report's battle section ---------------------------------------------------
 
 HOW = {"reported": "reported by both sides", "single report": "one side's report, accepted at the deadline",
-       "gm": "ruled by the GM", "abstract": "abstract resolution"}
+       "gm": "ruled by the GM"}
 
 
 def report_context(state: ConquestState, rules: RuleBook) -> dict[str, object]:
@@ -296,9 +296,11 @@ def report_context(state: ConquestState, rules: RuleBook) -> dict[str, object]:
         outcome = state.round.outcome(battle.id)
         sides = [{"role": side, "names": [names[p] for p in battle.members(side)],
                   "result": LABELS[outcome.category(side)] if outcome else "open"} for side in SIDES]
-        rows.append({"id": battle.id, "kind": battle.kind, "sides": sides,
-                     "how": HOW.get(outcome.how, outcome.how) if outcome else "waiting",
-                     "note": outcome.note if outcome else "", "ep": awards_ep(battle, rules)})
+        how, note = (HOW.get(outcome.how, outcome.how), outcome.note) if outcome else ("waiting", "")
+        if outcome and outcome.how == "abstract":
+            how, note = outcome.note, ""          # the note already says how it was settled
+        rows.append({"id": battle.id, "kind": battle.kind, "sides": sides, "how": how, "note": note,
+                     "ep": awards_ep(battle, rules)})
     awards = []
     for award in state.round.ep:
         awards.append({"name": names[award.player],
