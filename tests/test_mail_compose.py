@@ -180,3 +180,10 @@ def test_open_transport(tmp_path: Path) -> None:
         open_transport({"type": "uucp", "path": "x"}, tmp_path)
     with pytest.raises(ValueError, match="host: required"):
         open_transport({"type": "smtp"}, tmp_path)
+
+
+def test_a_sender_name_with_a_colon_is_quoted_so_it_is_not_read_as_a_group() -> None:
+    mail = OutgoingMail(key="k", to=("red@example.org",), subject="s", markdown="x", sender="Daemon Rift: rift <rift@x.org>")
+    msg = message_from_bytes(compose(mail, campaign="rift", domain="x.org", date=WHEN).as_bytes(), policy=policy.default)
+    [sender] = msg["From"].addresses
+    assert (sender.display_name, sender.addr_spec) == ("Daemon Rift: rift", "rift@x.org")

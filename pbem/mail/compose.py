@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage, MIMEPart
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr
 from xml.etree.ElementTree import Element
 
 import markdown
@@ -80,7 +80,7 @@ def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[
         ("List-Id", _list_id(mail.list_id)),
     ]
     return [
-        ("From", mail.sender),
+        ("From", _mailbox(mail.sender)),
         ("To", ", ".join(mail.to)),
         ("Subject", _one_line(mail.subject)),
         ("Date", format_datetime(date)),
@@ -105,6 +105,15 @@ def _references(mail: OutgoingMail) -> str:
 
 def _list_id(value: str) -> str:
     return value if not value or "<" in value else f"<{value}>"
+
+
+def _mailbox(value: str) -> str:
+    """`Name <address>` with the name quoted when it needs it: an unquoted "Daemon Rift: rift"
+    would read as an RFC 5322 group, and mail clients would show no sender at all."""
+    name, bracket, rest = _one_line(value).rpartition("<")
+    if not bracket or not rest.endswith(">"):
+        return _one_line(value)
+    return formataddr((name.strip().strip('"'), rest[:-1].strip()))
 
 
 def _one_line(text: str) -> str:

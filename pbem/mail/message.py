@@ -140,15 +140,31 @@ def _sender(msg: Message, problems: list[str]) -> tuple[str, str]:
 
 
 def _message_id(msg: Message, raw: bytes) -> str:
-    """The Message-ID, else a hash of the content (line endings normalised, so the same
-    mail read over IMAP or from a Maildir gets the same id)."""
+    """The Message-ID, else a hash of the content (line endings and trace fields left out,
+    so the same mail read over IMAP or from a Maildir, or delivered twice, gets the same id)."""
     value = str(msg.get("Message-ID", "")).strip()
     if found := _ID.search(value):
         return found.group()
     if re.fullmatch(r"[^<>\s]+", value):
         return f"<{value}>"
-    digest = hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
-    return f"<sha256-{digest}@pbem.invalid>"
+    return f"<sha256-{_content_digest(raw)}@pbem.invalid>"
+
+
+_TRACE = re.compile(rb"(return-path|delivered-to|x-original-to|received)[ \t]*:", re.IGNORECASE)
+
+
+def _content_digest(raw: bytes) -> str:
+    """SHA-256 of the mail without the trace fields each delivery adds (Received,
+    Return-Path, Delivered-To, X-Original-To), so two deliveries of one mail match."""
+    head, blank, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    kept: list[bytes] = []
+    skipping = False
+    for line in head.split(b"\n"):
+        if not line[:1].isspace():      # a new field; a folded line belongs to the one before
+            skipping = bool(_TRACE.match(line))
+        if not skipping:
+            kept.append(line)
+    return hashlib.sha256(b"\n".join(kept) + blank + body).hexdigest()
 
 
 def _references(msg: Message) -> tuple[str, ...]:
