@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     demo = DEMOS[args.ruleset]
     players = [NewPlayer(*spec) for spec in demo.players]
     camp, secrets = create(root / "campaigns", demo.campaign, args.ruleset, demo.map, players,
-                           "gm@players.localhost", START, schedule=demo.schedule, transport=TRANSPORT,
+                           "gm@players.localhost", START, schedule=demo.schedule,
+                           transport=TRANSPORT | {"forum": {"kind": "folder", "path": f"../../forum/{demo.campaign}"}},
                            fixed_secrets=demo.secrets)
     ruleset = registry.get(camp.settings.ruleset)
     for reply in welcome_replies(camp, secrets, START):
@@ -93,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     camp = Campaign(camp.folder)
     now = parse_time(camp.state["stage"]["deadline"]) - timedelta(hours=12)   # inside the reminder window
     _show(tick(root / "campaigns", now).lines, "reminders")
-    print(f"\nDemo done. Mail sent: {root / 'outbox'} (Maildir); reports: {camp.folder / 'history'}")
+    print(f"\nDemo done. Mail sent: {root / 'outbox'} (Maildir); reports: {camp.folder / 'history'}; "
+          f"public reports also in the forum thread {root / 'forum' / demo.campaign}")
     return 0
 
 

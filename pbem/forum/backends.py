@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.campaign import Settings
-from pbem.forum.base import Forum
+from pbem.forum.base import Forum, ForumError
 from pbem.forum.config import forum_settings
 from pbem.forum.discourse import DiscourseForum, load_credentials
 from pbem.forum.folder import FolderForum
@@ -17,5 +17,9 @@ def open_forum(settings: Settings, folder: Path) -> Forum | None:
     if forum is None:
         return None
     if forum.kind == "discourse":
-        return DiscourseForum(forum.url, forum.topic, load_credentials(forum.credentials, folder))
+        credentials = load_credentials(forum.credentials, folder)
+        if credentials.username.casefold() != forum.bot.casefold():
+            raise ForumError(f"the Discourse API username {credentials.username!r} is not the bot account "
+                             f"{forum.bot!r} of [transport.forum]")
+        return DiscourseForum(forum.url, forum.topic, credentials)
     return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title)

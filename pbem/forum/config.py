@@ -3,7 +3,7 @@
     [transport.forum]
     kind = "folder"                  # or "discourse"; leave the table out for no forum
     path = "forum"                   # folder: the thread's directory (relative to the campaign folder)
-    bot = "pbem"                     # folder: the account pbem posts as (Discourse: the API username)
+    bot = "pbem"                     # the account pbem posts as (Discourse: the API username, required)
     url = "https://forum.example.org"    # discourse: the site
     topic = 1234                     # discourse: the campaign's thread (topic id)
     credentials = "/etc/pbem/discourse-rift.toml"   # discourse: api_key and username, outside campaign.toml
@@ -73,6 +73,8 @@ def forum_problems(raw: Any, accounts: Sequence[tuple[str, str]]) -> list[str]:
             problems.append(f"{where}.url: the Discourse site's address, https://...")
         if not isinstance(raw.get("topic"), int) or raw.get("topic", 0) <= 0:
             problems.append(f"{where}.topic: the campaign thread's topic id (a positive number)")
+        if not raw.get("bot"):
+            problems.append(f"{where}.bot: the bot's forum account (the API username), named in help texts")
     if "public_orders" in raw and not isinstance(raw["public_orders"], bool):
         problems.append(f"{where}.public_orders: true or false")
     words = raw.get("public_words", [])

@@ -77,7 +77,7 @@ def bot_posts(camp: Campaign, private: bool = False) -> list[tuple[dict, str]]: 
 
 def orders_in(camp: Campaign) -> Campaign:
     put(camp, "m1", RED + "R-1 M T25\n")
-    put(camp, "m2", BLUE + "B-1 M T27\n", sender=BOB)
+    put(camp, "m2", BLUE + "B-1 H\n", sender=BOB)
     return run(camp)
 
 
@@ -106,7 +106,7 @@ def test_crash_between_publishing_and_journalling_does_not_post_twice(camp: Camp
             raise RuntimeError("power cut")
 
     put(camp, "m1", RED + "R-1 M T25\n")
-    put(camp, "m2", BLUE + "B-1 M T27\n", sender=BOB)
+    put(camp, "m2", BLUE + "B-1 H\n", sender=BOB)
     with pytest.raises(RuntimeError, match="power cut"):
         tick(camp.folder.parent, T0 + timedelta(hours=1), Faults(crash_once))
     assert len(bot_posts(camp)) == 1 and list((camp.folder / "posts" / "queue").glob("*.toml"))
