@@ -215,3 +215,16 @@ def test_coc_bat_2_gm_sets_the_size_in_window_2() -> None:
     assert game.round.setup("B1").points == 2500 and game.round.setup("B1").note == "gm ruling"
     with pytest.raises(ValueError, match="already briefed"):
         gm_size(game, ["B1", "1000"])
+
+
+@pytest.mark.clause("COC-TRN-5")
+def test_standing_window_1_settings_reach_step_b_without_window_2() -> None:
+    from pbem.rulesets.conquest.battle_orders import parse_setup_line
+
+    game = state(treasury={"ben": 300})                                    # window 1: no battles yet
+    standing = parse_setup_line(game, "ben", "BATTLE ALL SIZE 1500 GOLD 100", RULES)
+    assert standing == SetupOrder("*", 1500, 100)
+    game.round.battles = [land("B1", ["ben"], ["cara"]), land("B2", ["dan"], ["ben"])]
+    game, _, _ = step_b(game, {"ben": [standing]}, RULES, ScriptedDice(), MAP)
+    assert [game.round.setup(b).army("ben").gold for b in ("B1", "B2")] == [100, 100]
+    assert game.round.setup("B1").points == 1500 and game.empires["ben"].treasury == 100
