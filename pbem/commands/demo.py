@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 SAMPLES = Path(__file__).resolve().parents[2] / "inbox_samples"
 START = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
@@ -31,6 +32,7 @@ class Demo:
     players: tuple[tuple[str, str, str, str, str, str], ...]   # NewPlayer fields
     secrets: dict[str, str]
     schedule: dict[str, str]
+    rules: dict[str, Any] = field(default_factory=dict)    # rule overrides for the demo campaign
 
 
 DEMOS = {
@@ -57,6 +59,16 @@ DEMOS = {
          "tur": "TURK-DEMO-0000-0000-0007", "gm": "GMGM-DEMO-0000-0000-0000"},
         {"timezone": "Europe/London", "orders": "3d", "retreats": "1d", "adjustments": "1d",
          "at": "20:00", "reminder": "24h"}),
+    "conquest": Demo(
+        "coc-demo", "four_marches",
+        tuple((pid, name, f"{pid}@players.localhost", colour, colour[0], "")
+              for pid, name, colour in (("anna", "Anna", "Red"), ("ben", "Ben", "Blue"), ("cara", "Cara", "Green"),
+                                        ("dan", "Dan", "Yellow"))),
+        {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
+         "dan": "DANN-DEMO-0000-0000-0004", "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "capitals": "3d", "campaign": "4d", "setup": "3d", "results": "10d",
+         "conquest": "4d", "at": "20:00", "reminder": "24h"},
+        {"siege": {"enabled": True}, "setup": {"starting_gold": 100}}),
 }
 
 
@@ -83,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     camp, secrets = create(root / "campaigns", demo.campaign, args.ruleset, demo.map, players,
                            "gm@players.localhost", START, schedule=demo.schedule,
                            transport=TRANSPORT | {"forum": {"kind": "folder", "path": f"../../forum/{demo.campaign}"}},
-                           fixed_secrets=demo.secrets)
+                           rules=demo.rules, fixed_secrets=demo.secrets)
     ruleset = registry.get(camp.settings.ruleset)
     for reply in welcome_replies(camp, secrets, START):
         enqueue(camp.folder, build_mail(camp, ruleset, reply, START))
