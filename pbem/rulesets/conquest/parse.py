@@ -142,7 +142,9 @@ def parse_event(reader: Reader, text: str) -> EventEntry:
             target = " ".join(words[cut:])
         break
     if not key:
-        reader.events.lookup(" ".join(words))          # raises with a suggestion
+        wanted = " ".join(words)
+        close = reader.events.suggest(wanted)
+        raise InvalidOrder(f"unknown event {wanted!r}", suggestion=reader.names.get(close, close))
     entry = EventEntry(key)
     if key in TARGETED_EVENTS:
         if not target.strip():

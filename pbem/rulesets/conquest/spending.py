@@ -170,7 +170,7 @@ class Phase:
         if not owner or owner == player:
             raise Treasury(f"{self.label(tile)} is not another player's tile")
         if not self.state.round.wins_against(player, owner):
-            raise Treasury(f"you did not win a battle against {owner} this round, so you may not {verb} his tiles")
+            raise Treasury(f"you did not win a battle against {owner} this round, so you may not {verb} their tiles")
         return owner
 
     def do_conquer(self, player: str, action: Action) -> None:
