@@ -212,7 +212,7 @@ def test_coc_bat_2_gm_sets_the_size_in_window_2() -> None:
     with pytest.raises(ValueError, match="SIZE <battle> <points>"):
         gm_size(game, ["B1", "lots"])
     game, _, _ = step_b(game, {"ben": [SetupOrder("B1", 1000)]}, RULES, ScriptedDice(), MAP)
-    assert game.round.setup("B1").points == 2500 and game.round.setup("B1").note == "gm ruling"
+    assert game.round.setup("B1").points == 2500 and game.round.setup("B1").note == "set by the GM"
     with pytest.raises(ValueError, match="already briefed"):
         gm_size(game, ["B1", "1000"])
 

@@ -19,6 +19,8 @@ from fractions import Fraction
 
 SIZE_RULES = ("smaller", "larger", "default", "gm")
 ROUNDINGS = ("down", "up", "nearest")
+GM_RULING = "set by the GM"
+GM_NEEDED = "the proposals differ: the smaller one until the GM rules"
 
 
 def round_points(value: Fraction, rounding: str = "down") -> int:
@@ -35,7 +37,7 @@ def round_points(value: Fraction, rounding: str = "down") -> int:
 @dataclass(frozen=True)
 class SizeDecision:
     points: int
-    how: str            # "agreed", "one proposal", "default", "smaller", "larger", "gm ruling", "gm needed"
+    how: str            # how it was settled, as the briefing says it
 
 
 def settle_size(proposals: Sequence[int], default_points: int, disagreement: str = "smaller",
@@ -48,20 +50,20 @@ def settle_size(proposals: Sequence[int], default_points: int, disagreement: str
     "gm", where the smaller stands until the GM rules and the GM is told.
     """
     if gm_points > 0:
-        return SizeDecision(gm_points, "gm ruling")
+        return SizeDecision(gm_points, GM_RULING)
     offered = sorted({p for p in proposals if p > 0})
     if not offered:
-        return SizeDecision(default_points, "default")
+        return SizeDecision(default_points, "nobody proposed a size: the default")
     if len(offered) == 1:
-        return SizeDecision(offered[0], "agreed" if len(proposals) > 1 else "one proposal")
+        return SizeDecision(offered[0], "as proposed")
     if disagreement == "smaller":
-        return SizeDecision(offered[0], "smaller")
+        return SizeDecision(offered[0], "the smaller proposal")
     if disagreement == "larger":
-        return SizeDecision(offered[-1], "larger")
+        return SizeDecision(offered[-1], "the larger proposal")
     if disagreement == "default":
-        return SizeDecision(default_points, "default")
+        return SizeDecision(default_points, "the proposals differ: the default")
     if disagreement == "gm":
-        return SizeDecision(offered[0], "gm needed")
+        return SizeDecision(offered[0], GM_NEEDED)
     raise ValueError(f"battle.size_disagreement must be one of {', '.join(SIZE_RULES)}, not {disagreement!r}")
 
 

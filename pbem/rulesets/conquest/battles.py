@@ -146,7 +146,7 @@ def step_b(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]], rul
     for battle in state.round.battles:
         setup = settle_battle(state, battle, setups, gold, rules, gm_points.get(battle.id, 0))
         state.round.setups.append(setup)
-        if setup.note.startswith("gm needed"):
+        if setup.note.startswith(armies.GM_NEEDED):
             events.append(f"{battle.id}: the proposed sizes differ; {setup.points} points stand until the GM "
                           f"rules (battle.size_disagreement = \"gm\")")
         if setup.abstract:
