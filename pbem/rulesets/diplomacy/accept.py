@@ -52,8 +52,11 @@ def accept_unit_orders(
     results: list[OrderResult | None] = [None] * len(orders)
     accepted: dict[str, Given] = {}
     for i, power, order in _understood(board, orders, phase, results):
+        unit = units.get(order.province)
         try:
-            checked = check(order, own_unit(power, order, units))
+            if unit is None or unit.power != power or unit.kind != order.kind:
+                unit = own_unit(power, order, units)  # says what is wrong
+            checked = check(order, unit)
         except OrderProblem as problem:
             results[i] = rejected(power, order.text, problem)
             continue

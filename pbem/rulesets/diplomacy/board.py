@@ -70,6 +70,7 @@ class Board:
     location_ids: dict[str, str] = field(init=False)
     coast_seas: dict[str, frozenset[str]] = field(init=False)
     seas: frozenset[str] = field(init=False)
+    sea_neighbours: dict[str, frozenset[str]] = field(init=False)
     _fleet_targets: dict[tuple[str, str], tuple[str, ...]] = field(init=False, repr=False, compare=False)
     power_names: NameIndex = field(init=False)
     # Memos of what players typed -> what it means (pure functions of the map).
@@ -83,6 +84,7 @@ class Board:
         }
         self.seas = frozenset(p for p, spec in self.provinces.items() if spec.kind == "sea")
         self.coast_seas = {p: frozenset(self._seas_touching(p)) for p in self.provinces}
+        self.sea_neighbours = {s: self.coast_seas[s] for s in self.seas}
         self._fleet_targets = {}
         for src, targets in self.fleet_adj.items():
             for t in sorted(targets):
@@ -196,7 +198,7 @@ class SeaRoutes:
                 continue
             stack, group[start] = [start], number
             while stack:
-                for p in self.board.fleet_reach.get(stack.pop(), ()):
+                for p in self.board.sea_neighbours[stack.pop()]:
                     if p in seas and p not in group:
                         group[p] = number
                         stack.append(p)
@@ -232,7 +234,7 @@ class SeaRoutes:
                 return True
             if other in reach[sea]:
                 continue
-            for nxt in reach[sea]:
+            for nxt in self.board.sea_neighbours[sea]:
                 if nxt in group and nxt not in seen:
                     seen.add(nxt)
                     frontier.append(nxt)

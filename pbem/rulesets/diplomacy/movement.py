@@ -82,11 +82,13 @@ class Movement:
                 support_orders.append((p, o))
             elif isinstance(o, Convoy):
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
-        self.convoyed = {p for p, m in self.moves.items() if self._goes_by_convoy(p, m)}
+        self.convoyed = {p for p, m in self.moves.items() if m.kind == "A" and self._goes_by_convoy(p, m)}
         self.moves_to: dict[str, list[str]] = {}
+        self.h2h: dict[str, str] = {}
         for p, m in self.moves.items():
             self.moves_to.setdefault(m.target, []).append(p)
-        self.h2h = {p: m.target for p, m in self.moves.items() if self._head_to_head(p, m)}
+            if self._head_to_head(p, m):
+                self.h2h[p] = m.target
         self.move_supports: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.supports: dict[str, Support] = {}
@@ -101,8 +103,6 @@ class Movement:
 
     def _goes_by_convoy(self, src: str, move: Move) -> bool:
         """Whether an army's move takes the sea route (DATC 4.A.3, per edition)."""
-        if move.kind != "A":
-            return False
         if move.target not in self.board.army_adj[src]:
             return True
         fleets = self.convoy_orders.get((src, move.target))
@@ -333,11 +333,12 @@ class Movement:
                 dislodged.append(self._dislodged_by(unit))
             else:
                 staying.append(unit)
-        occupied = {u.province for u in staying}
         contested = {m.target for p, m in moves.items() if not d[(MOVE, p)] and self._stands_off(p)}
+        if contested:
+            contested -= {u.province for u in staying}
         return PhaseResult(
             "movement", results, sort_units(staying),
-            sorted(dislodged, key=lambda x: (x.unit.power, x.unit.loc)), [], sorted(contested - occupied),
+            sorted(dislodged, key=lambda x: (x.unit.power, x.unit.loc)), [], sorted(contested),
         )
 
     def _stands_off(self, src: str) -> bool:

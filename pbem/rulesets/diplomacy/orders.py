@@ -44,7 +44,7 @@ _COAST_ALIASES = {alias: coast for coast, aliases in COAST_NAMES.items() for ali
 def parse_location(text: str, board: Board) -> str:
     """A location typed by a player -> `PROV` or `PROV/COAST` (coast checked to exist)."""
     name, _, coast_text = text.partition("/")
-    prov = board.names.lookup(name.strip())
+    prov = board.province(name.strip())
     if not coast_text:
         return prov
     coast = _COAST_ALIASES.get(normalise(coast_text))
@@ -79,7 +79,7 @@ def _split_hyphens(word: str, board: Board) -> list[str]:
     parts = word.split("-")
     try:
         for part in parts:
-            board.names.lookup(part.split("/")[0])
+            board.province(part.split("/")[0])
     except (InvalidOrder, AmbiguousOrder):
         return [word]
     out = [parts[0]]

@@ -86,7 +86,7 @@ def position_from_data(data: Mapping[str, Any], where: str = "position") -> Posi
         errors.append(f"edition: must be one of {', '.join(EDITIONS)}")
     pos.units = _each(data, "units", errors, lambda t: Unit.parse(t, board))
     pos.dislodged = _each(data, "dislodged", errors, lambda t: parse_dislodged(t, board))
-    pos.contested = _each(data, "contested", errors, board.names.lookup)
+    pos.contested = _each(data, "contested", errors, board.province)
     for owner, centres in _each(data, "centers", errors, lambda t: parse_centers(t, board)):
         pos.centers.update(dict.fromkeys(centres, owner))
     pos.orders = _orders(data.get("orders", {}), errors)
@@ -142,7 +142,7 @@ def parse_dislodged(text: str, board: Board) -> DislodgedUnit:
         words = words[:-2]
     if not sep or not words:
         raise InvalidOrder(f"expected 'Power: T LOC <- ORIGIN', got {text!r}")
-    return DislodgedUnit(Unit.parse(unit_text, board), board.names.lookup(" ".join(words)), by_convoy)
+    return DislodgedUnit(Unit.parse(unit_text, board), board.province(" ".join(words)), by_convoy)
 
 
 def parse_centers(text: str, board: Board) -> tuple[str, list[str]]:
@@ -150,4 +150,4 @@ def parse_centers(text: str, board: Board) -> tuple[str, list[str]]:
     power, sep, rest = text.partition(":")
     if not sep:
         raise InvalidOrder(f"expected 'Power: CENTRE CENTRE ...', got {text!r}")
-    return board.power_names.lookup(power.strip()), [board.names.lookup(w) for w in rest.split()]
+    return board.power(power.strip()), [board.province(w) for w in rest.split()]

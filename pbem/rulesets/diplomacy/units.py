@@ -28,7 +28,16 @@ class Unit:
 
     @classmethod
     def parse(cls, text: str, board: Board) -> Unit:
-        """Read "Power: T LOC"; the location may use a full name or alias."""
+        """Read "Power: T LOC"; the location may use a full name or alias. Each
+        distinct line is read once per map (position files repeat them)."""
+        memo = board.memo("units")
+        unit = memo.get(text)
+        if unit is None:
+            unit = memo[text] = cls._read(text, board)
+        return unit
+
+    @classmethod
+    def _read(cls, text: str, board: Board) -> Unit:
         from pbem.rulesets.diplomacy.orders import parse_location
 
         power, sep, rest = text.partition(":")
@@ -39,7 +48,7 @@ class Unit:
             raise InvalidOrder(f"expected a unit like 'A PAR' or 'F SPA/SC', got {rest.strip()!r}")
         kind = KIND_WORDS[words[0].casefold()]
         loc = parse_location(" ".join(words[1:]), board)
-        return cls(board.power_names.lookup(power.strip()), kind, placed(kind, loc, board))
+        return cls(board.power(power.strip()), kind, placed(kind, loc, board))
 
 
 @lru_cache(maxsize=8192)
