@@ -219,8 +219,9 @@ class Intake:
         parsed = self.ruleset.parse(ctx, player, lines)
         subs = self.camp.state.setdefault("submissions", {})
         previous = subs.get(player.id, {}).get("payload", {})
-        if not parsed.payload and previous:
-            notes.append("Nothing in this message could be accepted; your earlier orders stay on file.")
+        if not parsed.payload:
+            notes.append("Nothing in this message could be accepted; " +
+                         ("your earlier orders stay on file." if previous else "nothing is on file for you yet."))
             return parsed
         payload = self.ruleset.combine(ctx, previous, parsed.payload)
         canon = self.ruleset.canonical(ctx, player, payload)

@@ -5,10 +5,24 @@ from __future__ import annotations
 import pytest
 
 from pbem.dice import ScriptedDice
+from pbem.mapdata import GameMap
 from pbem.roster import Mark, Roster
 from pbem.rulebook import RuleBook
-from pbem.rulesets.daemon_rift.experience import choose, close_choices, open_choices, roll_experience, settle_choices
-from pbem.rulesets.daemon_rift.losses import CHOICE, DEATHS, TRAUMA, clear_pending, roll_losses, start_sizes
+from pbem.rulesets.daemon_rift.experience import (
+    choose,
+    close_choices,
+    open_choices,
+    roll_experience,
+    settle_choices,
+)
+from pbem.rulesets.daemon_rift.losses import (
+    CHOICE,
+    DEATHS,
+    TRAUMA,
+    clear_pending,
+    roll_losses,
+    start_sizes,
+)
 from pbem.rulesets.daemon_rift.model import DRState, FactionOrders
 from tests.daemon_rift.conftest import build_state, rules_with
 from tests.daemon_rift.helpers_rosters import SC11, give, roster, sheet, upgrades
@@ -178,9 +192,8 @@ def test_dr_exp_11_a_choice_may_not_repeat_an_upgrade(rules: RuleBook) -> None:
     close_choices(r)
 
 
-def test_dr_exp_12_no_experience_after_roll_offs_or_for_an_eliminated_list() -> None:
-    """Step B calls the post-battle hook only for tabletop battles and skips eliminated lists
-    (see test_rosters_engine for the whole path); here: the hook itself skips an eliminated list."""
+def test_dr_exp_12_and_dr_los_2_no_rolls_for_an_eliminated_list() -> None:
+    """A list eliminated by its massacre die (the hook runs after it) rolls nothing."""
     from pbem.rulesets.daemon_rift.model import LIST_ELIMINATED, BattleResult
     from pbem.rulesets.daemon_rift.movement import Battle, BattleSide
     from pbem.rulesets.daemon_rift.postbattle import PostBattle
@@ -224,3 +237,18 @@ def _state_with(r: Roster) -> DRState:
     state = build_state({"R-1": "T4"})
     state.lists["R-1"].roster = r
     return state
+
+
+def test_dr_exp_12_and_dr_los_2_a_roll_off_makes_no_loss_or_experience_roll(m1: GameMap, rules: RuleBook) -> None:
+    from pbem.rulesets.daemon_rift.aftermath import step_b
+    from pbem.rulesets.daemon_rift.postbattle import PostBattle
+    from pbem.tomlio import to_data
+    from tests.daemon_rift.helpers_movement import Turn
+    state = build_state({"R-1": "T5", "B-D1": "T6"}, control={"T6": "B"})
+    r = roster("U1 infantry 10 Guard @6", "R-1")
+    state.lists["R-1"].roster = r
+    turn = Turn(state, m1, {"R-1": "M T6"}, rules, dice=[4])       # defensive token: rolled off in Step A
+    assert [b.kind for b in turn.movement.battles] == ["rolloff"]
+    hook = PostBattle(state, rules, {"1": {"R": to_data(sheet(r, ["U1 lost 0"]))}})
+    step_b(state, m1, rules, turn.movement, {}, turn.dice, turn.submitted, battle_hook=hook)
+    assert hook.ledgers == [] and len(turn.dice.log) == 1 and not upgrades(r, "U1")

@@ -9,7 +9,14 @@ from pbem.orders import OrderProblem
 from pbem.roster import Mark, Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.losses import (
-    DEATHS, GREEN, LOST_ITEM, MISSING, WOUNDS, clear_pending, roll_losses, start_sizes,
+    DEATHS,
+    GREEN,
+    LOST_ITEM,
+    MISSING,
+    WOUNDS,
+    clear_pending,
+    roll_losses,
+    start_sizes,
 )
 from pbem.rulesets.daemon_rift.sheets import parse_line
 from tests.daemon_rift.conftest import rules_with
@@ -125,7 +132,7 @@ def test_dr_los_10_green_replacement_loses_a_random_item_rerolling_above_the_cou
 
 def test_dr_los_10_character_without_items_loses_nothing_and_player_choice_option(rules: RuleBook) -> None:
     r = roster("C1 character Hero @60 W2")
-    out, dice = losses(rules, r, ["C1 killed"], [1])
+    _out, dice = losses(rules, r, ["C1 killed"], [1])
     assert len(dice.log) == 1 and not entry(r, "C1").marks_of(LOST_ITEM)
     chosen = rules_with(losses={"item_lost": "player_choice"})
     r = roster(SC11)
@@ -159,7 +166,7 @@ def test_dr_los_11_half_losses_trigger_and_bands(rules: RuleBook) -> None:
 def test_dr_los_12_size_band_counts_the_models_fielded_with_carried_losses(rules: RuleBook) -> None:
     r = roster("U1 infantry 20 Spearmen @6")
     entry(r, "U1").add_mark(Mark(MISSING, "", 2, permanent=False))
-    out, dice = losses(rules, r, ["U1 lost 9"], [6])      # 18 fielded: D2, and 9 is half of 18
+    _out, dice = losses(rules, r, ["U1 lost 9"], [6])      # 18 fielded: D2, and 9 is half of 18
     assert "D2, 18 models" in dice.log[0].purpose and entry(r, "U1").total(MISSING) == 2
 
 
@@ -210,7 +217,7 @@ def test_sc_11_loss_dice_in_sheet_order(rules: RuleBook) -> None:
     """DR-LOS-4 to DR-LOS-15 together: the catalog's SC-11 loss dice."""
     r = roster(SC11)
     entry(r, "C1").counters[DEATHS] = 1
-    out, dice = losses(rules, r, SC11_SHEET, [5, 2, 3, 2, 5, 2, 4])
+    _out, dice = losses(rules, r, SC11_SHEET, [5, 2, 3, 2, 5, 2, 4])
     assert [roll.purpose.split(",")[0] for roll in dice.log] == [
         "combat loss (D3", "combat loss (D2", "combat loss (monster)", "character death 2 (dies on 2 or less)",
         "lost item (1-3 in list order)", "lost item (1-3 in list order)", "character death 1 (dies on 1 or less)"]

@@ -142,7 +142,7 @@ class Losses:
         return e.wounds >= int(self.rules["losses.monster_one_wound_left_min_wounds"]) and line.left == 1
 
     def _monster(self, e: Entry) -> None:
-        die, record = self._roll(e, "monster", "combat loss (monster)")
+        die, record = self._roll(e, e.kind, f"combat loss ({e.kind})")
         if die in self.rules["losses.monster_wound_on"]:
             e.add_mark(Mark(WOUNDS, "", 1, permanent=False, turn=self.turn))
             record.result = "starts the next battle one wound down"

@@ -227,8 +227,9 @@ def _remove(ctx: _Context, fo: FactionOrders, rest: str) -> str:
     return f"REMOVE {' '.join(ranked)}"
 
 
-_REPAIR = re.compile(r"^(?:(\d+)\s*x?\s+)?(models?|wounds?)\s+(\S+)(?:\s*@\s*(\d+(?:\s+\d+/\d+|/\d+)?))?$", re.IGNORECASE)
-_ITEM = re.compile(r"^items?\s+(\S+)\s+@?\s*(\d+)(?:\s+(.+))?$", re.IGNORECASE)
+_REPAIR = re.compile(r"^(?:(\d+)\s*x?\s+)?(models?|wounds?)\s+(.+?)(?:\s*@\s*(\d+(?:\s+\d+/\d+|/\d+)?))?$",
+                     re.IGNORECASE)
+_ITEM = re.compile(r"^items?\s+(?:(.+?)\s*@\s*|(\S+)\s+)(\d+)(?:\s+(.+))?$", re.IGNORECASE)
 
 
 def _roster(ctx: _Context, text: str) -> tuple[Token, Roster]:
@@ -251,8 +252,8 @@ def repair_item(roster: Roster, text: str) -> RepairItem:
         return RepairItem(kind.lower().rstrip("s"), entry.id, int(count or 1), (cost or "").strip())
     found = _ITEM.match(text)
     if found:
-        target, points, name = found.groups()
-        return RepairItem("item", roster.entry(target).id, 1, points, (name or "").strip())
+        named, word, points, name = found.groups()
+        return RepairItem("item", roster.entry(named or word).id, 1, points, (name or "").strip())
     raise InvalidOrder(f"a repair entry reads `<n> model <entry> [@<cost>]`, `<n> wound <entry> [@<cost>]` or "
                        f"`item <entry> @<points> [<name>]`, not {text!r}", suggestion="3 model U1 @10")
 
@@ -273,11 +274,12 @@ def format_repair(token: str, items: list[RepairItem]) -> str:
 
 def _choose(ctx: _Context, fo: FactionOrders, rest: str) -> str:
     words = rest.split()
-    if len(words) != 3:
+    if len(words) < 3:
         raise InvalidOrder("CHOOSE needs a token, an entry and a stat", suggestion="CHOOSE R-1 U3 I")
     token, roster = _roster(ctx, words[0])
-    entry, wanted = roster.entry(words[1]), stat(words[2])
-    offered = [s for e, m in open_choices(roster) if e is entry for s in allowed(ctx.rules, entry, m.value, m.name)]
+    entry, wanted = roster.entry(" ".join(words[1:-1])), stat(words[-1])
+    offered = [s for e, m in open_choices(roster) if e is entry
+               for s in allowed(ctx.rules, entry, m.value, m.name) if s != m.name]
     if wanted not in offered:
         raise IllegalOrder(f"{token.id} {entry.id} has no open experience choice that offers {wanted}",
                            suggestion=", ".join(dict.fromkeys(offered)))

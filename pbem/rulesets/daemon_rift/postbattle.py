@@ -7,7 +7,8 @@ its character's death die), then the experience dice of side 1, then side 2.
 
 For each army that fought (DR-BAT-16): an eliminated list rolls nothing
 (DR-LOS-2, DR-EXP-12); the losses it carried into the battle are cleared
-(DR-LOS-17); with no sheet it takes no new losses and no experience, and the
+(DR-LOS-17, unless `losses.accumulate`); fled units count as dead only with
+`losses.fled_counts_as_dead` (DR-LOS-3); with no sheet it takes no new losses and no experience, and the
 GM is told.
 """
 
@@ -65,7 +66,11 @@ class PostBattle:
                 continue
             sheet = self.sheets.get(battle.number, {}).get(side.faction)
             sizes = start_sizes(lst.roster, sheet) if sheet else {}
-            clear_pending(lst.roster, self.state.turn, battle.number)
+            if not self.rules["losses.accumulate"]:
+                clear_pending(lst.roster, self.state.turn, battle.number)
+            if sheet is not None and self.rules["losses.fled_counts_as_dead"]:
+                for line in sheet.lines:
+                    line.killed = line.killed or line.fled
             if sheet is None:
                 ledger.notes.append(f"{side.champion} ({name}): no post-battle sheet, so no new losses and no experience")
                 self.alerts.append(f"Battle {battle.number}: {name} sent no post-battle sheet for {side.champion}; "

@@ -20,7 +20,12 @@ from pbem.roster import Entry, Item, Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.losses import LOST_ITEM, MISSING, WOUNDS, single
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ACTIVE, DRState, FactionOrders, RepairItem, Token, TurnFacts,
+    LIST_ACTIVE,
+    DRState,
+    FactionOrders,
+    RepairItem,
+    Token,
+    TurnFacts,
 )
 
 

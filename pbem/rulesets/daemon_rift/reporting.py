@@ -83,8 +83,19 @@ def help_text(game: Game, player: Player) -> str:
     PLACE T2 T4                where new tokens go, best first
     REMOVE R-3 R-2             which tokens go first if you must lose some
 
+    REPAIR R-1 3 model U1 @6; 1 wound M1; item C1 @15 Charm
+                               repairs if R-1 holds unattacked (75 points, items at 3x)
+    CHOOSE R-1 U3 I            change an experience stat taken by default
+
+A new or raised list: `LIST R-2 <name>`, `ARTILLERY R-2 yes|no`, `FAST R-2 yes|no`, then one
+line per entry, e.g. `U1 infantry 20 Orc Boyz @6`, `C1 character Warboss @95 W3 general |
+Armour of Gork 35` (kinds: infantry, cavalry, twowound, monster, machine, character), or the
+list as a .toml attachment.
+
 Territories may be named by id or name. In the battle window: `RESULT 1 Red massacred` or
-`RESULT 1 draw`; in the retreat window: `R-1 R T4` or `R-1 DISBAND`. `CLEAR` withdraws your
+`RESULT 1 draw`, then your army's sheet: `SHEET 1`, one line per entry (`U1 lost 11`,
+`U2 fled lost 1`, `M1 left 1`, `C1 killed`, `C2 wounds 0 [WS, I]`) and `PRIORITY U2 C2`; in the
+retreat window: `R-1 R T4` or `R-1 DISBAND`. `CLEAR` withdraws your
 orders, `STATUS` shows them, `PASSWORD <new secret>` changes your secret. A new mail replaces
 your earlier orders as a whole."""
 

@@ -94,8 +94,11 @@ class Registration:
 # --- which lines are list lines ----------------------------------------------------------
 
 def is_entry_line(line: str) -> bool:
+    """`<id> <kind> ...`, or any `<id> ... @<points>` line (an entry with a misspelt kind)."""
     words = line.split(maxsplit=2)
-    return len(words) >= 2 and words[1].lower() in KINDS and bool(re.match(r"^[A-Za-z]\w*$", words[0]))
+    if len(words) < 2 or not re.match(r"^[A-Za-z]\w*$", words[0]):
+        return False
+    return words[1].lower() in KINDS or bool(re.search(r"@\s*\d", line))
 
 
 def is_list_word(line: str) -> bool:
@@ -333,8 +336,10 @@ def shared_names(state: DRState, reg: Registration) -> list[str]:
     faction's active or shelved lists."""
     mine = declared_names(reg)
     faction = reg.token.rsplit("-", 1)[0]
+    names = roster_names(reg.roster)
+    counts = Counter(n.casefold() for n in names)
     flags = [f"{reg.token}: {n!r} appears twice in this list"
-             for n, k in Counter(n.casefold() for n in roster_names(reg.roster)).items() if k > 1]
+             for n in dict.fromkeys(names) if counts.pop(n.casefold(), 0) > 1]
     for other in state.lists.values():
         if other.faction != faction or other.key == reg.token or other.status not in (LIST_ACTIVE, LIST_SHELVED):
             continue

@@ -258,7 +258,7 @@ class DaemonRift(Ruleset):
         eot = endturn.end_turn(game.state, game.gmap, game.rules, facts, submitted)
         reports += reporting.end_of_turn_reports(game, facts, eot)
         for key in ("orders", "movement", "aftermath", "effective", "battle_reports", "gm_results", "sheets",
-                    "postbattle", "choices"):
+                    "choices"):
             game.data[key] = {}
         game.data["turn_closed"] = True
 

@@ -1,0 +1,200 @@
+"""Rosters through the engine: lists and post-battle sheets by mail, rolls in Step B, reports.
+
+Bad input (malformed or over-limit lists, a sheet naming a unit not in the list, a sheet
+from a player who did not fight) gets a clear reply and changes nothing.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pbem import turns
+from pbem.campaign import Campaign
+from pbem.creation import NewPlayer, create
+from pbem.roster import Mark
+from pbem.rulesets import registry
+from pbem.rulesets.daemon_rift.losses import MISSING, WOUNDS
+from pbem.tomlio import to_data
+from tests.daemon_rift.helpers_rosters import roster
+from tests.test_engine_intake import T0, body, outbox, put, run
+
+SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002",
+           "green": "GGGG-TEST-0000-0000-0003", "gm": "GMGM-TEST-0000-0000-0000"}
+RED = f"PLAYER red {SECRETS['red']}\n"
+BLUE = f"PLAYER blue {SECRETS['blue']}\n"
+GREEN = f"PLAYER green {SECRETS['green']}\n"
+BOB = "Bob <bob@test.localhost>"
+CAROL = "Carol <carol@test.localhost>"
+
+RED_ARMY = """\
+U1 infantry 20 Orc Boyz @6
+U2 infantry 10 Black Orcs @12
+M1 monster Wyvern @200 W5
+C1 character Warboss @95 W3 general | Armour of Gork 35"""
+BLUE_ARMY = """\
+U1 infantry 20 Pink Horrors @12
+U2 twowound 6 Screamers @30
+C1 character Herald @100 W2 wizard | Staff of Change 35"""
+
+
+def campaign(root: Path, phase: str = "orders") -> Campaign:
+    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
+               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5"),
+               NewPlayer("green", "Carol", "carol@test.localhost", "Green", "G", "3")]
+    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+    camp, _ = create(root / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
+                     transport=transport, fixed_secrets=SECRETS)
+    state = camp.state["game"]["dr"]
+    if phase == "orders":
+        state["tokens"]["R-1"]["territory"], state["tokens"]["B-1"]["territory"] = "T24", "T9"
+        red, blue = roster(RED_ARMY, "R-1"), roster(BLUE_ARMY, "B-1")
+        red.get("U1").add_mark(Mark(MISSING, "", 2, permanent=False, turn=1))     # type: ignore[union-attr]
+        for key, army in (("R-1", red), ("B-1", blue), ("G-1", roster("U1 infantry 10 Guard @6", "G-1"))):
+            state["lists"][key].update(approved=True, name=f"List {key}", roster=to_data(army),
+                                       battles=1 if key == "R-1" else 0)
+    state["phase"] = phase
+    turns.open_stage(camp, registry.get("daemon_rift"), T0)
+    camp.save()
+    return camp
+
+
+@pytest.fixture
+def battle(tmp_path: Path) -> Campaign:
+    """R-1 and B-1 both move into T25: battle 1, a tabletop battle."""
+    camp = campaign(tmp_path)
+    put(camp, "o1", RED + "R-1 M T25\n")
+    put(camp, "o2", BLUE + "B-1 M T25\n", sender=BOB)
+    put(camp, "o3", GREEN + "G-1 H\n", sender=CAROL)
+    camp = run(camp)
+    assert camp.state["game"]["dr"]["phase"] == "battles"
+    return camp
+
+
+def reply_to(camp: Campaign, mid: str) -> str:
+    [mail] = [m for m in outbox(camp) if m["In-Reply-To"] == f"<{mid}@test.localhost>"]
+    return body(mail)
+
+
+# --- lists by mail -------------------------------------------------------------------------
+
+def test_dr_lst_2_over_limit_list_by_mail_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + "LIST R-1 Too Big\nU1 infantry 40 Knights @55\nU2 infantry 10 Guard @6\n")
+    camp = run(camp)
+    text = reply_to(camp, "l1")
+    assert "2260 points, over its limit of 2250" in text and "was not registered" in text
+    assert "red" not in camp.state.get("submissions", {}) and not camp.state["game"].get("pending_lists")
+
+
+def test_malformed_list_by_mail_gets_line_errors_and_changes_nothing(tmp_path: Path) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + "LIST R-1 Host\nU1 infantry 20 Orc Boyz\nM1 monsta Wyvern @200 W5\nLIST R-D1 Guards\n")
+    camp = run(camp)
+    text = reply_to(camp, "l1")
+    assert "line 3" in text and "an entry reads" in text
+    assert "line 4" in text and "unknown kind" in text
+    assert "line 5" in text and "defensive tokens have no list" in text
+    assert "red" not in camp.state.get("submissions", {})
+
+
+def test_list_by_mail_then_gm_approval_stores_the_roster(tmp_path: Path) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + "LIST R-1 Ironjaws\nARTILLERY R-1 no\nFAST R-1 no\n" + RED_ARMY + "\n")
+    camp = run(camp)
+    assert "`LIST R-1 Ironjaws`" in reply_to(camp, "l1")
+    put(camp, "g1", f"GM {SECRETS['gm']}\nRESOLVE\n", sender="GM <gm@test.localhost>")
+    camp = run(camp)                                   # the list window closes: lists go to the GM
+    put(camp, "g2", f"GM {SECRETS['gm']}\nAPPROVE R-1\n", sender="GM <gm@test.localhost>")
+    camp = run(camp)
+    lst = camp.state["game"]["dr"]["lists"]["R-1"]
+    assert lst["approved"] and [e["id"] for e in lst["roster"]["entries"]] == ["U1", "U2", "M1", "C1"]
+
+
+# --- post-battle sheets ----------------------------------------------------------------------
+
+def test_dr_lst_5_and_dr_los_19_briefing_shows_one_list_per_side_with_carried_losses(battle: Campaign) -> None:
+    [brief] = [m for m in outbox(battle, "alice") if "briefing" in str(m["Subject"])]
+    text = body(brief)
+    assert text.count("### Red:") == 1 and text.count("### Blue:") == 1
+    assert "| U1 Orc Boyz | infantry | 20 models | 120 |" in text and "2 model(s) fewer" in text
+    assert "SHEET 1" in text
+
+
+def test_sheet_for_a_unit_not_in_the_list_is_refused_and_changes_nothing(battle: Campaign) -> None:
+    put(battle, "s1", RED + "SHEET 1\nU9 lost 3\nU1 lost 2\n")
+    camp = run(battle)
+    text = reply_to(camp, "s1")
+    assert "line 3" in text and "unknown entry of R-1" in text and "was not taken" in text
+    assert "red" not in camp.state.get("submissions", {})
+    assert camp.state["game"]["dr"]["phase"] == "battles"
+
+
+def test_sheet_from_a_player_who_did_not_fight_is_not_read(battle: Campaign) -> None:
+    put(battle, "s1", GREEN + "SHEET 1\nU1 lost 3\n", sender=CAROL)
+    camp = run(battle)
+    assert "Nothing is expected from you" in reply_to(camp, "s1")
+    assert "green" not in camp.state.get("submissions", {})
+
+
+def test_dr_los_2_dr_trn_4_dr_trn_6_sheets_become_rolls_in_the_battle_and_private_reports(battle: Campaign) -> None:
+    put(battle, "r1", RED + "RESULT 1 Red\nU1 lost 11\nU2 lost 0\nM1 killed\nC1 wounds 0\nPRIORITY U2 C1\n")
+    put(battle, "r2", BLUE + "RESULT 1 Red\nPink Horrors lost 12\nScreamers lost 3\nHerald killed\n", sender=BOB)
+    camp = run(battle)
+    assert "`SHEET 1 R-1`" in reply_to(camp, "r1") and "`U1 lost 11`" in reply_to(camp, "r1")
+    dr = camp.state["game"]["dr"]
+    assert dr["turn"] == 2
+    entries = {f"{k}/{e['id']}": e for k in ("R-1", "B-1") for e in dr["lists"][k]["roster"]["entries"]}
+    marks = {k: [(m["kind"], m["value"]) for m in e["marks"]] for k, e in entries.items()}
+    assert [k for k, v in marks["R-1/U1"] if k == MISSING] == [MISSING]       # the old 2 replaced (DR-LOS-17)
+    assert marks["B-1/U2"] and marks["B-1/U2"][0][0] == WOUNDS                # a 2-wound unit loses wounds
+    assert entries["B-1/C1"]["counters"]["deaths"] in (0, 1)
+    report = (camp.history(1) / "battles-battles.md").read_text()
+    dice = tomllib.loads((camp.history(1) / "dice.toml").read_text())
+    rolled = [r["purpose"] for s in dice["stages"] if s["stage"] == "battles" for r in s["rolls"]]
+    assert rolled[0].startswith("combat loss (D2, 18 models at the start), battle 1: R-1 U1")
+    assert any(p.startswith("experience, battle 1: R-1 U2") for p in rolled)
+    assert all(p.split(": ", 1)[1] in report for p in rolled)
+    assert "Battle 1: losses and experience" in report
+    private = (camp.history(1) / "battles-private-red.md").read_text()
+    assert "R-1 List R-1" in private and "Orc Boyz" in private and "Its story" in private
+    assert "Pink Horrors" not in private
+
+
+def test_missing_sheet_means_no_losses_and_the_gm_is_told(battle: Campaign) -> None:
+    put(battle, "r1", RED + "RESULT 1 Blue\n")
+    put(battle, "r2", BLUE + "RESULT 1 Blue\nU1 lost 2\n", sender=BOB)
+    camp = run(battle)
+    alerts = [body(m) for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
+    assert any("Red sent no post-battle sheet for R-1" in a for a in alerts)
+    red = camp.state["game"]["dr"]["lists"]["R-1"]["roster"]["entries"]
+    assert all(not e["marks"] for e in red)                            # carried losses spent, none new
+
+
+def test_dr_exp_11_choose_with_the_next_orders_before_the_briefing(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    lst = camp.state["game"]["dr"]["lists"]["R-1"]
+    u2 = next(e for e in lst["roster"]["entries"] if e["id"] == "U2")
+    u2["marks"] = [to_data(Mark("upgrade", "WS", 1, turn=1)), to_data(Mark("choice", "WS", 9, turn=1))]
+    camp.save()
+    put(camp, "o1", RED + "R-1 M T25\nCHOOSE R-1 U2 S\nCHOOSE R-1 Black Orcs I\n")
+    put(camp, "o2", BLUE + "B-1 M T25\n", sender=BOB)
+    put(camp, "o3", GREEN + "G-1 H\n", sender=CAROL)
+    camp = run(camp)
+    text = reply_to(camp, "o1")
+    assert "line 3" in text and "no open experience choice that offers S" in text
+    assert "`CHOOSE R-1 U2 I`" in text and "did you mean **I**" in text
+    u2 = next(e for e in camp.state["game"]["dr"]["lists"]["R-1"]["roster"]["entries"] if e["id"] == "U2")
+    assert [(m["kind"], m["name"]) for m in u2["marks"]] == [("upgrade", "I")]
+    [brief] = [m for m in outbox(camp, "alice") if "briefing" in str(m["Subject"])]
+    assert "+1 I" in body(brief) and "CHOOSE" not in body(brief).split("## Home side")[0]
+
+
+def test_dr_los_16_and_dr_los_6_briefing_reminds_of_healing_and_machine_wounds(battle: Campaign) -> None:
+    [brief] = [m for m in outbox(battle, "bob") if "briefing" in str(m["Subject"])]
+    text = body(brief)
+    assert "may not restore wear-and-tear losses" in text and "Skeletons, Zombies, Ghouls may be raised" in text
+    assert "placed at random at the start of the battle" in text
+    assert "Magic items |" not in text and "Armour of Gork" not in text     # revealed at the table (DR-LST-6)
