@@ -214,3 +214,32 @@ def test_malformed_entry_lines_get_line_errors_and_spoil_the_list(rules: RuleBoo
 def test_dr_lst_9_list_fields_kept_for_each_list(rules: RuleBook) -> None:
     lst = ArmyList("R", 1, status=LIST_ACTIVE)
     assert (lst.points, lst.battles, lst.artillery, lst.fast, lst.roster.empty) == (2250, 0, False, False, True)
+
+
+def test_dr_bat_12_a_replacement_list_starts_with_a_fresh_roster(rules: RuleBook) -> None:
+    from pbem.rulesets.daemon_rift.endturn import REPLACEMENT, _ready_list
+    state = opened()
+    old = Roster("R-2", "Host", 2250, [], [Entry("U1", "Spearmen", "infantry", 20, 1, 6)])
+    old.entries[0].add_mark(Mark("upgrade", "WS", 1))
+    state.lists["R-2"].roster, state.lists["R-2"].status = old, LIST_ELIMINATED
+    lst = _ready_list(state, rules, "R", 2, REPLACEMENT)
+    assert lst.points == 2200 and lst.roster.empty and not lst.approved
+    regs, _, problems = register(state, rules, "LIST R-2 New Host\nU1 infantry 20 Spearmen @6")
+    assert problems == [] and regs["R-2"].roster.limit == 2200
+
+
+def test_veterans_roll_of_honour_lists_the_most_upgraded_entries_of_active_lists() -> None:
+    from pbem.rulesets.daemon_rift.rosters import veterans
+    state = opened()
+    r = Roster("R-1", "One", 2250, [], [Entry("U1", "Spearmen", "infantry", 20, 1, 6),
+                                       Entry("C1", "Captain", "character", 1, 2, 50)])
+    r.entries[0].add_mark(Mark("upgrade", "WS", 1))
+    r.entries[1].add_mark(Mark("upgrade", "M", 1))
+    r.entries[1].add_mark(Mark("upgrade", "T", 1))
+    r.entries[1].counters["deaths"] = 1
+    state.lists["R-1"].roster = r
+    rows = veterans(state)
+    assert [row["name"] for row in rows] == ["Captain", "Spearmen"]
+    assert rows[0]["honours"] == "+1 Move, +1 T, survived 1 death(s)"
+    state.lists["R-1"].status = LIST_ELIMINATED
+    assert veterans(state) == []
