@@ -170,14 +170,14 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
     try:
         forum = open_forum(camp.settings, camp.folder)
         posts = forum.fetch(camp.state.get("forum", {}).get("cursor", {})) if forum else []
-    except ForumError as exc:
+    except (ForumError, OSError) as exc:
         log(f"{camp.name}: forum not read, retried next tick: {exc}")
         return False
     intake = Intake(camp, ruleset, now)
     for post in posts:
         try:
             note = take_post(camp, ruleset, forum, intake, post, now) if forum else ""
-        except ForumError as exc:
+        except (ForumError, OSError) as exc:
             log(f"{camp.name}: forum post {post.id} kept for the next tick: {exc}")
             return False
         forum_state = camp.state.setdefault("forum", {})

@@ -56,9 +56,10 @@ class Forum(Protocol):
         """Posts after the cursor, public thread and private messages to the bot, oldest first."""
         ...
 
-    def publish(self, key: str, title: str, markdown: str) -> Post:
+    def publish(self, key: str, title: str, markdown: str, since: int = 0) -> Post:
         """Post to the public thread unless a post with this key is there already; either way
-        return the post carrying the key."""
+        return the post carrying the key. Only posts numbered after `since` (the caller's last
+        recorded publication) can hold it: the search stays short however long the thread."""
         ...
 
     def reply(self, to: Post, key: str, markdown: str) -> Post:

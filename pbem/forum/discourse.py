@@ -116,18 +116,18 @@ class DiscourseForum:
                     in_reply_to=str(reply) if reply else "")
 
     # -- writing ---------------------------------------------------------------------
-    def publish(self, key: str, title: str, markdown: str) -> Post:
-        return self._write(self.topic, "thread", key, markdown, reply_to=0)
+    def publish(self, key: str, title: str, markdown: str, since: int = 0) -> Post:
+        return self._write(self.topic, "thread", key, markdown, reply_to=0, since=since)
 
     def reply(self, to: Post, key: str, markdown: str) -> Post:
         topic = self.topic if to.channel == "thread" else int(to.channel.removeprefix("pm-"))
         number = to.number if to.channel != "thread" else 0
         if to.channel == "thread":   # the thread cursor counts post ids; Discourse wants the post number
             number = int(self._get(f"/posts/{to.id}.json").get("post_number", 0))
-        return self._write(topic, to.channel, key, markdown, reply_to=number)
+        return self._write(topic, to.channel, key, markdown, reply_to=number, since=int(to.id))
 
-    def _write(self, topic: int, channel: str, key: str, markdown: str, reply_to: int) -> Post:
-        found = self._find(topic, key)
+    def _write(self, topic: int, channel: str, key: str, markdown: str, reply_to: int, since: int) -> Post:
+        found = self._find(topic, key, since)
         if found is None:
             body: dict[str, Any] = {"topic_id": topic, "raw": with_marker(key, markdown)}
             if reply_to:
@@ -136,10 +136,12 @@ class DiscourseForum:
         number = int(found["id"]) if channel == "thread" else int(found.get("post_number", 0))
         return self._post(found, channel, "", number=number)
 
-    def _find(self, topic: int, key: str) -> Mapping[str, Any] | None:
-        """The bot's post in the topic carrying this key, searched newest first."""
+    def _find(self, topic: int, key: str, since: int) -> Mapping[str, Any] | None:
+        """The bot's post in the topic carrying this key, among those after post id `since`
+        (post ids only grow), searched newest first."""
         bot = urllib.parse.quote(self.bot)
-        mine = list(self._get(f"/t/{topic}.json?username_filters={bot}")["post_stream"]["stream"])
+        stream = self._get(f"/t/{topic}.json?username_filters={bot}")["post_stream"]["stream"]
+        mine = [i for i in stream if i > since]
         for end in range(len(mine), 0, -CHUNK):
             for post in reversed(self._posts(topic, mine[max(0, end - CHUNK):end])):
                 if post.get("username", "").casefold() == self.bot.casefold() and key_of(str(post.get("raw", ""))) == key:

@@ -78,16 +78,17 @@ class FolderForum:
 
     # -- filing what players dropped ---------------------------------------------------
     def _file_dropped(self) -> None:
+        number = 0
         for channel in ("thread", PRIVATE):
             folder = self._folder(channel)
             dropped = [f for f in folder.iterdir() if f.is_file() and f.suffix == ".md"
                        and not f.name.startswith(".") and not FILED.match(f.name)]
             for file in sorted(dropped, key=lambda f: (f.stat().st_mtime_ns, f.name)):
-                self._file(file, channel)
+                number = (number or self._next_id() - 1) + 1
+                self._file(file, channel, number)
 
-    def _file(self, file: Path, channel: str) -> None:
+    def _file(self, file: Path, channel: str, number: int) -> None:
         header, body = split_header(file.read_text(encoding="utf-8", errors="replace"))
-        number = self._next_id()
         header = {"id": number, "author": str(header.get("author", "")), "created": _created(header, file),
                   "in_reply_to": int(header.get("in_reply_to", 0) or 0)}
         target = self._folder(channel) / f"{number:06d}-{_slug(header['author'])}.md"
@@ -98,14 +99,14 @@ class FolderForum:
         return max((n for c in ("thread", PRIVATE) for n, _ in self._filed(c)), default=0) + 1
 
     # -- writing ---------------------------------------------------------------------
-    def publish(self, key: str, title: str, markdown: str) -> Post:
-        return self._post("thread", key, markdown, {"title": title})
+    def publish(self, key: str, title: str, markdown: str, since: int = 0) -> Post:
+        return self._post("thread", key, markdown, {"title": title}, since)
 
     def reply(self, to: Post, key: str, markdown: str) -> Post:
-        return self._post(to.channel, key, markdown, {"in_reply_to": int(to.id), "to": to.author})
+        return self._post(to.channel, key, markdown, {"in_reply_to": int(to.id), "to": to.author}, int(to.id))
 
-    def _post(self, channel: str, key: str, markdown: str, extra: dict[str, Any]) -> Post:
-        found = self._find(channel, key)
+    def _post(self, channel: str, key: str, markdown: str, extra: dict[str, Any], since: int) -> Post:
+        found = self._find(channel, key, since)
         if found:
             return found
         self._file_dropped()   # a dropped file keeps the id order it was dropped in
@@ -119,11 +120,11 @@ class FolderForum:
             raise ForumError(f"cannot write {target}: {exc}") from exc
         return self._read(target, channel, number)
 
-    def _find(self, channel: str, key: str) -> Post | None:
-        """The bot's post with this key, newest first (a retry looks for what it just wrote)."""
+    def _find(self, channel: str, key: str, since: int) -> Post | None:
+        """The bot's post with this key after `since`, newest first (a retry looks for what it just wrote)."""
         mine = f"-{_slug(self.bot)}.md"
         for number, file in sorted(self._filed(channel), reverse=True):
-            if file.name.endswith(mine):
+            if number > since and file.name.endswith(mine):
                 header, _ = split_header(file.read_text(encoding="utf-8", errors="replace"))
                 if header.get("key") == key:
                     return self._read(file, channel, number)

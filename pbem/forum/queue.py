@@ -3,7 +3,9 @@
 Like the mail queue: a report is queued under its key when the stage resolves (queueing
 the same key again keeps the file already there), and publishing hands each queued post to the
 forum and then moves its file to `posts/sent/`, which is the journal. The forum finds a post
-by its key before posting it again, so a crash between the two steps cannot post twice.
+by its key before posting it again, so a crash between the two steps cannot post twice;
+`posts/sent/last-post.toml` keeps the number of the last post recorded, and only later posts
+are searched (a stale number only widens the search).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 from pbem.forum.base import Forum, ForumError
 from pbem.store import read_toml, write_toml
+
+LAST = "last-post.toml"
 
 
 def _file_name(key: str) -> str:
@@ -44,13 +48,17 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
     done, problems = [], []
     sent = folder / "posts" / "sent"
     sent.mkdir(parents=True, exist_ok=True)
+    record = sent / LAST
+    last = int(read_toml(record).get("post", 0)) if record.exists() else 0
     for path, item in pending_posts(folder):
         try:
-            forum.publish(item["key"], item["title"], item["markdown"])
-        except ForumError as exc:
+            post = forum.publish(item["key"], item["title"], item["markdown"], since=last)
+        except (ForumError, OSError) as exc:
             problems.append(f"{item['key']}: {exc}")
             break
         published(item["key"])
         os.replace(path, sent / path.name)
+        last = max(last, post.number)
+        write_toml(record, {"post": last}, header="# The thread's last post pbem published: later ones are searched for a key.")
         done.append(item["key"])
     return done, problems

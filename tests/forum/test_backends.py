@@ -145,3 +145,14 @@ def test_discourse_credentials_from_file_or_environment(tmp_path: Path, monkeypa
     assert load_credentials("discourse.toml", tmp_path) == Credentials("abc", "bot")
     monkeypatch.setenv(ENV_KEY, "from-env")
     assert load_credentials("discourse.toml", tmp_path).api_key == "from-env"
+
+
+def test_discourse_reply_in_the_thread_names_the_post_number(discourse: DiscourseServer) -> None:
+    forum, topic_id = make(discourse)
+    discourse.state.add_post(discourse.state.topics[topic_id], "alice", "STATUS")
+    post = forum.fetch({})[-1]
+    forum.reply(post, "reply/thread-test", "Answered by mail.")
+    forum.reply(post, "reply/thread-test", "Answered by mail.")
+    posts = discourse.state.topics[topic_id].posts
+    assert [p["username"] for p in posts] == ["system", "alice", BOT]
+    assert posts[2]["reply_to_post_number"] == 2
