@@ -21,14 +21,13 @@ before T10); that order breaks ties everywhere.
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.mapdata import MapError, natural_key
+from pbem.mapdata import MapError, natural_key, read_map_file
 from pbem.orders import NameIndex
 
 AXIAL_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -117,11 +116,7 @@ class HexMap:
 
 # -- loading ---------------------------------------------------------------------
 def load_hexmap(path: Path) -> HexMap:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise MapError(str(path), [str(exc)]) from exc
-    return hexmap_from_dict(data, source=str(path))
+    return hexmap_from_dict(read_map_file(path), source=str(path))
 
 
 def hexmap_from_dict(data: Mapping[str, Any], source: str = "map") -> HexMap:

@@ -147,11 +147,15 @@ class GameMap:
 
 # -- loading -----------------------------------------------------------------
 def load_map(path: Path) -> GameMap:
+    return map_from_dict(read_map_file(path), source=str(path))
+
+
+def read_map_file(path: Path) -> dict[str, Any]:
+    """A map's TOML; an unreadable file is a MapError naming it."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise MapError(str(path), [str(exc)]) from exc
-    return map_from_dict(data, source=str(path))
 
 
 def map_from_dict(data: Mapping[str, Any], source: str = "map") -> GameMap:

@@ -257,11 +257,7 @@ class Phase:
                 raise Treasury(f"a city needs a castle on {self.label(action.tile)}")
         elif tile.building:
             raise Treasury(f"{self.label(action.tile)} already has a {tile.building} (use replace)")
-        self.placement(action.tile, action.building)
-        self.pay(player, int(self.rules["spending.costs.build"]))
-        tile.building = action.building
-        if action.building == "city":
-            self.check_size(player, GAIN_BUILD, f"builds a city on {self.label(action.tile)}")
+        self.put(player, action, "build")
 
     def do_replace(self, player: str, action: Action) -> None:
         """COC-BLD-3, -13: swap the building for a different one under the same placement rules."""
@@ -273,9 +269,13 @@ class Phase:
             raise Treasury(f"{self.label(action.tile)} already has a {tile.building}")
         if action.building == "city" and tile.building != "castle":
             raise Treasury(f"a city needs a castle on {self.label(action.tile)}")
+        self.put(player, action, "replace")
+
+    def put(self, player: str, action: Action, cost: str) -> None:
+        """The placement rules, the price (`spending.costs.<cost>`), and a city's size check."""
         self.placement(action.tile, action.building)
-        self.pay(player, int(self.rules["spending.costs.replace"]))
-        tile.building = action.building
+        self.pay(player, int(self.rules[f"spending.costs.{cost}"]))
+        self.state.tiles[action.tile].building = action.building
         if action.building == "city":
             self.check_size(player, GAIN_BUILD, f"builds a city on {self.label(action.tile)}")
 
