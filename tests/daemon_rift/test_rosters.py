@@ -167,9 +167,10 @@ def test_dr_lst_3_special_characters_and_items_shared_between_lists_are_flagged(
     state = opened()
     first = Roster("R-1", "One", 2250, [], [parse_entry("C1 character Grimgor @345 W3 special | Axe 50", KINDS)])
     state.lists["R-1"].roster = first
-    regs, _, problems = register(state, rules, "LIST R-2 Two\nC1 character Grimgor @345 W3 special"
+    regs, accepted, problems = register(state, rules, "LIST R-2 Two\nC1 character Grimgor @345 W3 special"
                                                "\nC2 character Boss @60 W2 | Axe 50; Charm 10; Charm 10")
     assert problems == []
+    assert "the GM will check: R-2: 'Charm' appears twice" in dict(accepted)[1]
     flags = regs["R-2"].flags
     assert "R-2: 'Charm' appears twice in this list" in flags
     assert "R-2: 'Grimgor' is also in R-1 (active)" in flags and "R-2: 'Axe' is also in R-1 (active)" in flags

@@ -143,7 +143,9 @@ def test_dr_los_2_dr_trn_4_dr_trn_6_sheets_become_rolls_in_the_battle_and_privat
     put(battle, "r1", RED + "RESULT 1 Red\nU1 lost 11\nU2 lost 0\nM1 killed\nC1 wounds 0\nPRIORITY U2 C1\n")
     put(battle, "r2", BLUE + "RESULT 1 Red\nPink Horrors lost 12\nScreamers lost 3\nHerald killed\n", sender=BOB)
     camp = run(battle)
-    assert "`SHEET 1 R-1`" in reply_to(camp, "r1") and "`U1 lost 11`" in reply_to(camp, "r1")
+    ack = reply_to(camp, "r1")
+    assert "`SHEET 1 R-1`" in ack and "`U1 lost 11`" in ack
+    assert "SHEET 1 R-1\nU1 lost 11\nU2 lost 0\nM1 killed lost 0\nC1 lost 0\nPRIORITY U2 C1" in ack   # on file
     dr = camp.state["game"]["dr"]
     assert dr["turn"] == 2
     entries = {f"{k}/{e['id']}": e for k in ("R-1", "B-1") for e in dr["lists"][k]["roster"]["entries"]}

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.campaign import Player
 from pbem.dice import Dice
 from pbem.rulesets.base import Parsed, Report
-from pbem.rulesets.daemon_rift import battle_window, movement, rosters, scoring
+from pbem.rulesets.daemon_rift import battle_window, movement, rosters, scoring, sheets
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.model import FactionOrders, TurnFacts
 from pbem.tomlio import from_data
@@ -63,6 +63,8 @@ def canonical_lines(payload: Mapping[str, Any]) -> list[str]:
     for number, result in sorted(payload.get("results", {}).items()):
         lines.append(battle_window.format_result(int(number), result))
     lines += [f"ROLLOFF {n}" for n in sorted(payload.get("rolloff", {}))]
+    for number in sorted(payload.get("sheets", {}), key=int):
+        lines += from_data(sheets.Sheet, payload["sheets"][number]).format()
     lines += [f"{t} {'DISBAND' if c == 'disband' else 'R ' + c}" for t, c in sorted(payload.get("retreats", {}).items())]
     return lines
 

@@ -169,6 +169,9 @@ def parse_lists(state: DRState, rules: RuleBook, faction: str, lines: list[tuple
                                          "and send the whole list again", first))
             continue
         reg.flags = shared_names(state, reg)
+        if reg.flags:                      # DR-LST-3: flagged, not refused; the GM rules on it
+            head, text = mine[0]
+            mine = [(head, f"{text} (the GM will check: {'; '.join(reg.flags)})")] + mine[1:]
         accepted += mine
     return regs, accepted, problems
 
