@@ -110,3 +110,11 @@ def test_order_lines_get_did_you_mean_and_gm_places_a_capital(tmp_path: Path) ->
     game, text = RULESET.gm_command(Context(camp.settings, camp.state["game"], T0), ["CAPITAL", "anna", "T3"])
     assert "Anna's capital is T3" in text
     assert game["conquest"]["tiles"]["T3"]["owner"] == "anna"
+
+
+@pytest.mark.clause("COC-TRN-7")
+def test_status_lists_holdings_and_treasury(tmp_path: Path) -> None:
+    camp = campaign(tmp_path, {"setup": {"starting_gold": 40}})
+    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
+    status = RULESET.status(Context(camp.settings, camp.state["game"], T0), camp.settings.player("anna"))
+    assert status["control"] == ["T3 (Coldharbour) (city)"] and status["treasury"] == 40 and status["tokens"] == []

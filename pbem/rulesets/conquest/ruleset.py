@@ -156,8 +156,10 @@ class Conquest(Ruleset):
         return reporting.help_text(Game(ctx.game, ctx.settings).window)
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """STATUS replies: the shared ack lists `control`; there are no tokens in this system."""
         game = Game(ctx.game, ctx.settings)
-        return reporting.private_context(game.state, game.gmap, game.rules, player.id)
+        mine = reporting.private_context(game.state, game.gmap, game.rules, player.id)
+        return {**mine, "tokens": [], "control": mine["holdings"] or ["nothing"]}
 
     # -- resolving ----------------------------------------------------------------------
     def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
