@@ -9,6 +9,7 @@ in the inbox for the next tick.
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -175,9 +176,11 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
         return False
     intake = Intake(camp, ruleset, now)
     for post in posts:
+        before = copy.deepcopy((camp.state, camp.auth))
         try:
             note = take_post(camp, ruleset, forum, intake, post, now) if forum else ""
-        except (ForumError, OSError) as exc:
+        except (ForumError, OSError) as exc:   # its answer could not be posted: as if never read
+            camp.state, camp.auth = before
             log(f"{camp.name}: forum post {post.id} kept for the next tick: {exc}")
             return False
         forum_state = camp.state.setdefault("forum", {})

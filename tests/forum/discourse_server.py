@@ -49,6 +49,7 @@ class DiscourseState:
         self.next_topic = 10
         self.clock = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
         self.requests: list[str] = []
+        self.read_only = False      # True: every POST is refused, as on a site in read-only mode
         self.lock = threading.Lock()
 
     def new_topic(self, title: str, archetype: str = "regular", allowed: set[str] | None = None) -> Topic:
@@ -191,6 +192,9 @@ class DiscourseHandler(BaseHTTPRequestHandler):
             state.requests.append(f"POST {self.path}")
             user = self._user()
             if user is None:
+                return
+            if state.read_only:
+                self._error(503, "The site is in read only mode. Interactions are disabled.", "read_only")
                 return
             if self.path != "/posts.json":
                 self._error(404, "The requested URL or resource could not be found.", "not_found")

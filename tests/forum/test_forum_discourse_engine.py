@@ -124,3 +124,17 @@ def test_forum_settings_problems_are_all_reported_with_their_keys(tmp_path: Path
     for expected in ("transport.forum.url", "transport.forum.topic", "transport.forum.bot",
                      "transport.forum.public_words", "transport.forum.colour", "players[1].forum"):
         assert expected in text
+
+
+def test_a_private_message_whose_answer_cannot_be_posted_is_read_again_next_tick(
+        on_discourse: Campaign, discourse: DiscourseServer) -> None:
+    pm = discourse.state.private_message("alice", BOT, "[rift] orders", "R-1 M T25")
+    discourse.state.read_only = True
+    log = tick(on_discourse.folder.parent, T0 + timedelta(hours=1))
+    assert any("kept for the next tick" in line and "read only" in line for line in log.lines)
+    camp = Campaign(on_discourse.folder)
+    assert not camp.state.get("submissions") and not any("forum" in k for k in camp.state.get("journal", {}))
+    discourse.state.read_only = False
+    camp = run(camp, T0 + timedelta(hours=2))
+    assert camp.state["submissions"]["red"]["payload"]["orders"]["orders"]["R-1"]["path"] == ["T25"]
+    assert len([p for p in pm.posts if p["username"] == BOT]) == 1
