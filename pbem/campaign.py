@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -175,6 +176,7 @@ class Campaign:
         self.settings = load_settings(folder)
         self.state: dict[str, Any] = self._read_state()
         self.auth: dict[str, Any] = self._read_optional("auth.toml")
+        self._auth_saved = copy.deepcopy(self.auth)
 
     @property
     def name(self) -> str:
@@ -194,7 +196,11 @@ class Campaign:
         write_toml(self.folder / "state.toml", self.state, header="# Written by pbem; edit with care.")
 
     def save_auth(self) -> None:
+        """Written only when changed: most mail changes no secret and fails no login."""
+        if self.auth == self._auth_saved:
+            return
         write_toml(self.folder / "auth.toml", self.auth, header="# Written by pbem: changed secrets and login failures.")
+        self._auth_saved = copy.deepcopy(self.auth)
 
     def history(self, turn: int) -> Path:
         return self.folder / "history" / f"{turn:03d}"

@@ -115,10 +115,10 @@ class Intake:
         return outcome
 
     def _may_answer(self, reply: Reply, outcome: Outcome) -> bool:
-        """Count automatic replies per address (auth.toml); the GM hears once when one is cut off."""
+        """Count automatic replies per address (in state.toml); the GM hears once when one is cut off."""
         if not reply.auto_reply:
             return True
-        counts = self.camp.auth.setdefault("replies", {})
+        counts = self.camp.state.setdefault("replies", {})
         allowed = True
         for address in reply.to:
             recent = [t for t in counts.get(address, []) if parse_time(t) > self.now - REPLY_WINDOW]

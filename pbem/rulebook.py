@@ -9,6 +9,7 @@ once with their dotted key.
 from __future__ import annotations
 
 import copy
+import functools
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -51,7 +52,8 @@ class RuleBook:
 def load_rules(system: str, overrides: Mapping[str, Any] | None = None, rules_dir: Path = RULES_DIR) -> RuleBook:
     path = rules_dir / f"{system}.toml"
     try:
-        base = tomllib.loads(path.read_text(encoding="utf-8"))
+        stat = path.stat()
+        base = _parsed(path, stat.st_mtime_ns, stat.st_size)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise RulesError([f"{path}: {exc}"]) from exc
     problems: list[str] = []
@@ -59,6 +61,14 @@ def load_rules(system: str, overrides: Mapping[str, Any] | None = None, rules_di
     if problems:
         raise RulesError(problems)
     return RuleBook(merged)
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(path: Path, mtime_ns: int, size: int) -> dict[str, Any]:
+    """The rules file as parsed, kept while it is unchanged: a tick builds the rule book for
+    every message, and parsing the file each time was most of the cost. Never mutated
+    (_merge copies it)."""
+    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def _merge(base: Mapping[str, Any], over: Mapping[str, Any], prefix: str, problems: list[str]) -> dict[str, Any]:
