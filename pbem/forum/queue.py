@@ -21,6 +21,9 @@ from pbem.forum.base import Forum, ForumError
 from pbem.store import read_toml, write_toml
 
 LAST = "last-post.toml"
+MAX_POST_CHARS = 30_000
+"""Discourse refuses posts over its `max_post_length` (32,000 characters by default); a longer
+report goes out in parts, each under its own key (`<key>/part-2-of-3`)."""
 
 
 def _file_name(key: str) -> str:
@@ -51,14 +54,49 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
     record = sent / LAST
     last = int(read_toml(record).get("post", 0)) if record.exists() else 0
     for path, item in pending_posts(folder):
+        parts = split_post(item["markdown"])
         try:
-            post = forum.publish(item["key"], item["title"], item["markdown"], since=last)
+            numbers = [forum.publish(item["key"] if len(parts) == 1 else f"{item['key']}/part-{i}-of-{len(parts)}",
+                                     item["title"], text, since=last).number
+                       for i, text in enumerate(parts, start=1)]
         except (ForumError, OSError) as exc:
             problems.append(f"{item['key']}: {exc}")
             break
         published(item["key"])
         os.replace(path, sent / path.name)
-        last = max(last, post.number)
+        last = max(last, *numbers)
         write_toml(record, {"post": last}, header="# The thread's last post pbem published: later ones are searched for a key.")
         done.append(item["key"])
     return done, problems
+
+
+def split_post(markdown: str, limit: int = MAX_POST_CHARS) -> list[str]:
+    """The report in parts of at most `limit` characters, cut between paragraphs where it can
+    (else between lines, else anywhere); parts after the first say which part they are."""
+    if len(markdown) <= limit:
+        return [markdown]
+    pieces: list[str] = []
+    for block in markdown.split("\n\n"):
+        pieces += [block] if len(block) <= limit else _cut(block, limit)
+    parts: list[str] = []
+    for piece in pieces:
+        if parts and len(parts[-1]) + 2 + len(piece) <= limit:
+            parts[-1] += "\n\n" + piece
+        else:
+            parts.append(piece)
+    total = len(parts)
+    return [text if i == 1 else f"*(part {i} of {total})*\n\n{text}" for i, text in enumerate(parts, start=1)]
+
+
+def _cut(block: str, limit: int) -> list[str]:
+    room = limit - 40          # the "(part i of n)" line added later
+    lines: list[str] = []
+    for line in block.split("\n"):
+        lines += [line[i:i + room] for i in range(0, len(line), room)] or [""]
+    out: list[str] = []
+    for line in lines:
+        if out and len(out[-1]) + 1 + len(line) <= room:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out

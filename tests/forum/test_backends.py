@@ -15,6 +15,7 @@ from pbem.forum.discourse import (
     load_credentials,
 )
 from pbem.forum.folder import FolderForum, split_header
+from pbem.forum.queue import enqueue_post, publish_pending, split_post
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer
 
@@ -156,3 +157,16 @@ def test_discourse_reply_in_the_thread_names_the_post_number(discourse: Discours
     posts = discourse.state.topics[topic_id].posts
     assert [p["username"] for p in posts] == ["system", "alice", BOT]
     assert posts[2]["reply_to_post_number"] == 2
+
+
+def test_a_report_longer_than_a_post_goes_out_in_parts_each_once(tmp_path: Path) -> None:
+    report = "\n\n".join(f"## Battle {i}\n\n" + "x" * 900 for i in range(70))      # about 64,000 characters
+    parts = split_post(report)
+    assert len(parts) == 3 and all(len(p) <= 30_000 for p in parts)
+    assert "".join(p.split("*\n\n", 1)[-1] for p in parts).replace("\n", "") == report.replace("\n", "")
+    campaign = tmp_path / "camp"
+    forum = FolderForum(tmp_path / "thread", bot="pbem")
+    enqueue_post(campaign, "turn-1/battles/battles", "[rift] Turn 1: battles", report)
+    assert publish_pending(campaign, forum, lambda key: None) == (["turn-1/battles/battles"], [])
+    keys = [split_header(p.read_text())[0]["key"] for p in sorted(forum.path.glob("*.md"))]
+    assert keys == [f"turn-1/battles/battles/part-{i}-of-3" for i in (1, 2, 3)]
