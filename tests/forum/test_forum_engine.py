@@ -221,3 +221,11 @@ def test_crash_after_answering_a_private_message_answers_it_once(camp: Campaign)
         tick(camp.folder.parent, T0 + timedelta(hours=1), Faults(crash))
     camp = run(camp)
     assert len(bot_posts(camp, private=True)) == 1
+
+
+def test_help_by_forum_explains_identity_and_where_orders_go(camp: Campaign) -> None:
+    post(camp, "a", "alice", "HELP")
+    [ack] = outbox(run(camp), "alice")
+    text = body(ack)
+    assert "## The campaign forum" in text and "**alice**" in text
+    assert "RESULT, HELP, STATUS" in text and "private message to @pbem" in text
