@@ -39,7 +39,7 @@ def from_data(cls: type[T], data: Any) -> T:
 
 def _build(tp: Any, data: Any) -> Any:
     origin = get_origin(tp)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
         kwargs = {name: _build(hints[name], data[name]) for name in hints if name in data}
         return tp(**kwargs)

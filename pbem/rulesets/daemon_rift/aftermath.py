@@ -19,11 +19,29 @@ from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
 from pbem.rulesets.base import ask
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ELIMINATED, LIST_SHELVED, BattleResult, DRState, Elimination, FactionOrders, PairBattle, TurnFacts,
+    LIST_ELIMINATED,
+    LIST_SHELVED,
+    BattleResult,
+    DRState,
+    Elimination,
+    FactionOrders,
+    PairBattle,
+    TurnFacts,
 )
 from pbem.rulesets.daemon_rift.movement import (
-    DEFENDER, ENTRANT, ROLLOFF, SWAP, Battle, Dependent, Movement, Side, gm_tie, rank_sides, rolloff_now,
-    rolloff_favour, rolloff_winner,
+    DEFENDER,
+    ENTRANT,
+    ROLLOFF,
+    SWAP,
+    Battle,
+    Dependent,
+    Movement,
+    Side,
+    gm_tie,
+    rank_sides,
+    rolloff_favour,
+    rolloff_now,
+    rolloff_winner,
 )
 
 BattleHook = Callable[[Battle, BattleResult, Dice], None]

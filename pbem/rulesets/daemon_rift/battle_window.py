@@ -196,7 +196,7 @@ def collect(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice,
 def _rolloff_requests(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice) -> None:
     moved = from_data(movement.Movement, game.data["movement"])
     reports = game.data.get("battle_reports", {})
-    for faction, sub in by_faction.items():
+    for sub in by_faction.values():
         for number in sub.get("rolloff", {}):
             battle = next((b for b in moved.battles if str(b.number) == number), None)
             if battle is None or battle.kind != movement.TABLETOP or reports.get(number):
@@ -219,8 +219,8 @@ def _decide(game: Game, battle: movement.Battle, final: bool, dice: Dice) -> lis
         accepted(game)[number] = {**got[0], "source": "players"}
         return []
     if len(got) == 2:
-        return [f"Battle {number}: the two reports differ ({format_result(battle.number, got[0])} / "
-                f"{format_result(battle.number, got[1])}); settle it with `RESULT {number} <winner|draw> [massacred]`."]
+        return [(f"Battle {number}: the two reports differ ({format_result(battle.number, got[0])} / "
+                 f"{format_result(battle.number, got[1])}); settle it with `RESULT {number} <winner|draw> [massacred]`.")]
     if not final:
         return []
     if len(got) == 1 and game.rules["battle.single_report_accept"]:

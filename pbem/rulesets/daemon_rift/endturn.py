@@ -21,8 +21,18 @@ from dataclasses import dataclass, field
 from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ACTIVE, LIST_ELIMINATED, LIST_SHELVED, LIST_UNUSED, ArmyList, DRState, Elimination,
-    FactionOrders, Token, TurnFacts, defensive_id, token_id,
+    LIST_ACTIVE,
+    LIST_ELIMINATED,
+    LIST_SHELVED,
+    LIST_UNUSED,
+    ArmyList,
+    DRState,
+    Elimination,
+    FactionOrders,
+    Token,
+    TurnFacts,
+    defensive_id,
+    token_id,
 )
 from pbem.rulesets.daemon_rift.repairs import RepairLog, repair_lists
 from pbem.rulesets.daemon_rift.scoring import PHASE_OVER, Score, final_standings, scores

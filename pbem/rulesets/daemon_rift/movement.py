@@ -25,7 +25,14 @@ from pbem.mapdata import GameMap
 from pbem.rulebook import RuleBook
 from pbem.rulesets.base import ask
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ACTIVE, MOVE, SUPPORT, DRState, Effective, FactionOrders, Order, is_defensive,
+    LIST_ACTIVE,
+    MOVE,
+    SUPPORT,
+    DRState,
+    Effective,
+    FactionOrders,
+    Order,
+    is_defensive,
 )
 
 ENTRANT = "entrant"
@@ -764,7 +771,7 @@ class BattleSetup:
 
     def _requested(self, faction: str, against: str) -> bool:
         orders = self.step.submitted.get(faction)
-        return bool(orders) and against in orders.rolloff_against
+        return orders is not None and against in orders.rolloff_against
 
     def _home(self) -> None:
         """DR-HOME-1, 5, 7, 8, 9."""
@@ -772,7 +779,8 @@ class BattleSetup:
         if b.swap:
             return
         contest = next(c for c in self.step.mv.contests if c.battle == b.number)
-        has_defender = any(s.role == DEFENDER for s in [*contest.sides, *b.sides])
+        has_defender = any(s.role == DEFENDER for s in contest.sides) or \
+            any(s.role == DEFENDER for s in b.sides)
         for side in b.sides:
             fac = self.state.factions[side.faction]
             if b.territory == fac.stronghold:

@@ -21,9 +21,17 @@ from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulebook import RULES_DIR, RuleBook, load_rules
 from pbem.rulesets.base import Context, Parsed, Report, Resolution, Ruleset, Stage
 from pbem.rulesets.daemon_rift import aftermath as step_b_mod
-from pbem.rulesets.daemon_rift import battle_window, endturn, experience, movement, postbattle, setup, validate
+from pbem.rulesets.daemon_rift import (
+    battle_window,
+    endturn,
+    experience,
+    movement,
+    postbattle,
+    reporting,
+    setup,
+    validate,
+)
 from pbem.rulesets.daemon_rift import parse as dr_parse
-from pbem.rulesets.daemon_rift import reporting
 from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders
 from pbem.tomlio import from_data, to_data
 
@@ -71,7 +79,7 @@ class DaemonRift(Ruleset):
     aliases = ("dr", "daemonrift", "daemon_rift")
     templates = "daemon_rift"
     default_map = "rift_valley"
-    windows = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
+    windows: Mapping[str, str] = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
 
     # -- setup -----------------------------------------------------------------
     def create(self, settings: Settings) -> dict[str, Any]:

@@ -14,7 +14,14 @@ from pbem.mapdata import GameMap
 from pbem.roster import Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ACTIVE, LIST_SHELVED, LIST_UNUSED, ArmyList, DRState, Faction, Token, token_id,
+    LIST_ACTIVE,
+    LIST_SHELVED,
+    LIST_UNUSED,
+    ArmyList,
+    DRState,
+    Faction,
+    Token,
+    token_id,
 )
 
 PHASE_LISTS = "lists"        # window 0: list 1 registration, before turn 1 (DR-SET-5)
