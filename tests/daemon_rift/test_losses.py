@@ -89,6 +89,28 @@ def test_dr_los_5_monster_of_4_wounds_left_on_1_wound_rolls_but_3_wounds_does_no
     assert out == []
 
 
+def test_dr_los_4_each_monster_of_a_unit_rolls_its_own_die(rules: RuleBook) -> None:
+    """"Alone or in a unit": every monster killed makes the roll, not the unit once."""
+    r = roster("M4 monster 3 Stone Trolls @50 W3")
+    out, dice = losses(rules, r, ["M4 lost 2"], [2, 5])
+    assert out == ["M4:one of them starts the next battle one wound down", "M4:no effect"]
+    assert [x.purpose.split(",")[0] for x in dice.log] == ["combat loss (monster 1 of 2)", "combat loss (monster 2 of 2)"]
+    assert entry(r, "M4").total(WOUNDS) == 1
+    r = roster("M4 monster 3 Stone Trolls @50 W3")
+    out, dice = losses(rules, r, ["M4 killed"], [1, 3, 6])
+    assert len(out) == 3 and dice.unused == [] and entry(r, "M4").total(WOUNDS) == 2
+    out, dice = losses(rules, roster("M4 monster 3 Stone Trolls @50 W3"), ["M4 lost 0"], [])
+    assert out == [] and dice.log == []
+
+
+def test_dr_los_5_in_a_unit_a_monster_left_on_1_wound_rolls_besides_the_killed(rules: RuleBook) -> None:
+    r = roster("M5 monster 2 Great Beasts @90 W4")
+    out, dice = losses(rules, r, ["M5 lost 1 left 1"], [4, 1])
+    assert len(dice.log) == 2 and out[1] == "M5:one of them starts the next battle one wound down"
+    out, dice = losses(rules, roster("M5 monster 2 Great Beasts @90 W4"), ["M5 lost 2 left 1"], [3, 3])
+    assert len(dice.log) == 2                     # both killed: no third monster to be left on 1 wound
+
+
 def test_dr_los_6_war_machines_and_chariots_are_treated_as_monsters(rules: RuleBook) -> None:
     r = roster("M1 machine Cannon @100 W3\nM2 chariot Chariot @80 W4")
     out, _ = losses(rules, r, ["M1 killed", "M2 left 1"], [3, 4])

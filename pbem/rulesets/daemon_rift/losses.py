@@ -120,8 +120,9 @@ class Losses:
             if line.killed:
                 self._character(e, line)
         elif e.kind == "monster" or (e.kind == "machine" and self.rules["losses.machine_as_monster"]):
-            if self._monster_rolls(e, line):
-                self._monster(e)
+            count = self._monster_rolls(e, line)
+            for n in range(1, count + 1):
+                self._monster(e, f" {n} of {count}" if e.models > 1 else "")
         elif e.kind in ("infantry", "cavalry", "twowound") and lost_half(self.rules, e, line, self.sizes[e.id]):
             self._unit(e)
 
@@ -136,16 +137,22 @@ class Losses:
         self.roster.note(self.turn, e.id, text)
 
     # -- monsters, chariots and war machines (DR-LOS-4 to 6) --
-    def _monster_rolls(self, e: Entry, line: SheetLine) -> bool:
+    def _monster_rolls(self, e: Entry, line: SheetLine) -> int:
+        """One die per monster, "alone or in a unit" (DR-LOS-4): each one killed, and one that
+        ended on exactly 1 wound (DR-LOS-5; on a unit's line `left 1` names one such monster)."""
+        one_wound_left = e.wounds >= int(self.rules["losses.monster_one_wound_left_min_wounds"]) and line.left == 1
+        if single(e):
+            return 1 if line.killed or one_wound_left else 0
+        fielded = self.sizes[e.id].count
         if line.killed:
-            return True
-        return e.wounds >= int(self.rules["losses.monster_one_wound_left_min_wounds"]) and line.left == 1
+            return fielded
+        return min(line.lost, fielded) + (1 if one_wound_left and line.lost < fielded else 0)
 
-    def _monster(self, e: Entry) -> None:
-        die, record = self._roll(e, e.kind, f"combat loss ({e.kind})")
+    def _monster(self, e: Entry, which: str) -> None:
+        die, record = self._roll(e, e.kind, f"combat loss ({e.kind}{which})")
         if die in self.rules["losses.monster_wound_on"]:
             e.add_mark(Mark(WOUNDS, "", 1, permanent=False, turn=self.turn))
-            record.result = "starts the next battle one wound down"
+            record.result = ("one of them starts" if which else "starts") + " the next battle one wound down"
             if e.kind == "machine":
                 record.result += " (placed at random at the table, like a shooting hit)"
         else:

@@ -17,7 +17,8 @@ that fought, named by id or name:
     PRIORITY U3 U4 U5 C3 C4    experience order (the sheet's order if none is given)
 
 Words: `killed`/`dead`, `fled`, `lost N` (models, or wounds for a single model),
-`wounds N` (a character's wounds suffered), `half`, `left N` (wounds left),
+`wounds N` (a character's wounds suffered), `half`, `left N` (wounds left; on the
+line of a unit of monsters, `left 1` says one of them ended on exactly 1 wound),
 `start N` (size at the start, when it differs from the list's ledger), a stat
 preference `[WS, I]` or `prefer WS I`, and `item <name>` (the item a dying
 character loses, with `losses.item_lost = "player_choice"`). Entries not on the
