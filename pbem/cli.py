@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "result": ("result", "enter or override a battle result (GM)"),
     "draw": ("draw", "end a Diplomacy game in a draw among surviving powers (GM)"),
     "decide": ("decide", "answer a question the resolution waits on (GM)"),
+    "replace": ("replace", "hand a player's seat to someone else (GM)"),
     "extend": ("extend", "move the current deadline (GM)"),
     "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
     "verify-dice": ("verify_dice", "recompute a turn's dice from the published secret"),

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import credentials, turns
-from pbem.campaign import Campaign, check_name
+from pbem.campaign import Campaign, Player, check_name
 from pbem.errors import UserError
 from pbem.intake import Reply
 from pbem.rulesets import registry
@@ -95,14 +95,17 @@ def _default_transport(root: Path) -> dict[str, Any]:
 
 def welcome_replies(camp: Campaign, secrets: dict[str, str], now: datetime) -> list[Reply]:
     """One welcome mail per player and one for the GM: the only mails that carry a secret."""
+    return [welcome_reply(camp, person, secrets[person.id], now)
+            for person in (*camp.settings.players, camp.settings.gm)]
+
+
+def welcome_reply(camp: Campaign, person: Player, secret: str, now: datetime, key: str = "") -> Reply:
+    """The welcome mail for one person: the secret, the order syntax and the first deadline."""
     ruleset = registry.get(camp.settings.ruleset)
     ctx = turns.context(camp, now)
-    out = []
-    for person in (*camp.settings.players, camp.settings.gm):
-        context = {"campaign": camp.settings, "person": person, "secret": secrets[person.id],
-                   "is_gm": person.id == "gm", "deadline": ctx.deadline, "schedule": camp.settings.schedule,
-                   "help": "" if person.id == "gm" else ruleset.help_text(ctx, person), "now": now,
-                   "commitment": turns.commitment(camp, int(camp.state["stage"]["turn"]))}
-        out.append(Reply(f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
-                         "welcome", context, auto_reply=False))
-    return out
+    context = {"campaign": camp.settings, "person": person, "secret": secret,
+               "is_gm": person.id == "gm", "deadline": ctx.deadline, "schedule": camp.settings.schedule,
+               "help": "" if person.id == "gm" else ruleset.help_text(ctx, person), "now": now,
+               "commitment": turns.commitment(camp, int(camp.state["stage"]["turn"]))}
+    return Reply(key or f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
+                 "welcome", context, auto_reply=False)

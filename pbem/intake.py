@@ -87,6 +87,7 @@ class Intake:
         self.camp = campaign
         self.ruleset = ruleset
         self.now = now
+        self.mailings: list[Reply] = []
 
     # -- helpers -------------------------------------------------------------
     @property
@@ -270,7 +271,12 @@ class Intake:
         if sub.sender not in gm.emails or not credentials.check(env.secret, self.camp.secret_of(gm)):
             return self._auth_failed(sub)
         lines = [f"{no}: {self.gm_command(text.split())}" for no, text in env.lines + env.commands]
-        return Outcome([self._reply(sub, "gm_ack", {"lines": lines})], note="processed: gm")
+        return Outcome([self._reply(sub, "gm_ack", {"lines": lines}), *self.take_mailings()], note="processed: gm")
+
+    def take_mailings(self) -> list[Reply]:
+        """Mails a GM command asked for (e.g. REPLACE's welcome), handed out once."""
+        mails, self.mailings = self.mailings, []
+        return mails
 
     def gm_command(self, words: list[str]) -> str:
         """Run one GM command (also used by the CLI); returns what happened."""
@@ -285,6 +291,11 @@ class Intake:
                 text = self._extend(stage, words[1])
             elif verb == "DECIDE":
                 text = decide(stage, words[1:])
+            elif verb == "REPLACE":
+                from pbem.seats import replace_player
+
+                text, mails = replace_player(self.camp, words[1:], self.now)
+                self.mailings += mails
             elif verb in ("PAUSE", "RESUME"):
                 stage["paused"] = verb == "PAUSE"
                 text = "campaign paused" if stage["paused"] else "campaign resumed"

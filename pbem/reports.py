@@ -20,13 +20,14 @@ from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|^(?=[>#+-])", re.MULTILINE)
 
 
 def md_escape(value: Any) -> str:
-    """Player text made inert in Markdown (and so in the HTML rendered from it)."""
-    text = str(value).replace("&", "&amp;")
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\\<", "&lt;").replace("\\>", "&gt;")
+    """Player text made inert in Markdown, readable as plain text: Markdown's own characters
+    get a backslash; "<" and "&" stay as typed, since the HTML part shows raw HTML as text
+    (pbem.mail.compose)."""
+    return _MD_SPECIAL.sub(r"\\\1", str(value))
 
 
 @lru_cache(maxsize=32)

@@ -23,6 +23,11 @@ SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002"
 
 @pytest.fixture
 def camp(tmp_path: Path) -> Campaign:
+    return make_campaign(tmp_path)
+
+
+def make_campaign(tmp_path: Path) -> Campaign:
+    """Red and Blue on the Rift Valley map, lists approved, turn 1 orders open."""
     players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
                NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5")]
     transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
@@ -155,7 +160,8 @@ def test_crash_between_storing_and_marking_done_ends_like_an_uninterrupted_run(c
         put(c, "m1", RED + "R-1 M T25\n")
 
     def crash(point: str) -> None:
-        raise RuntimeError(f"injected crash after {point}")
+        if point == "stored":
+            raise RuntimeError(f"injected crash after {point}")
 
     with pytest.raises(RuntimeError):
         tick(camp.folder.parent, T0 + timedelta(hours=1), Faults(crash))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.compose import OutgoingMail, compose, message_id_for
+from pbem.mail.compose import OutgoingMail, compose, markdown_to_html, message_id_for
 from pbem.mail.message import parse_message
 from pbem.mail.outbox import MaildirTransport, open_transport
 
@@ -187,3 +187,12 @@ def test_a_sender_name_with_a_colon_is_quoted_so_it_is_not_read_as_a_group() -> 
     msg = message_from_bytes(compose(mail, campaign="rift", domain="x.org", date=WHEN).as_bytes(), policy=policy.default)
     [sender] = msg["From"].addresses
     assert (sender.display_name, sender.addr_spec) == ("Daemon Rift: rift", "rift@x.org")
+
+
+def test_player_text_stays_readable_in_the_text_part_and_inert_in_html() -> None:
+    from pbem.reports import md_escape
+
+    text = md_escape("Fish & chips <3 *now*\n> not a quote <script>x</script>")
+    assert text == "Fish & chips <3 \\*now\\*\n\\> not a quote <script>x</script>"
+    html = markdown_to_html(text)
+    assert "&lt;script&gt;" in html and "<blockquote>" not in html and "<em>" not in html

@@ -32,8 +32,18 @@ def gm_command(args: argparse.Namespace, words: list[str]) -> int:
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
-        intake = Intake(camp, registry.get(camp.settings.ruleset), datetime.now(timezone.utc))
+        now = datetime.now(timezone.utc)
+        ruleset = registry.get(camp.settings.ruleset)
+        intake = Intake(camp, ruleset, now)
         text = intake.gm_command(words)
+        mails = intake.take_mailings()
+        if mails:
+            from pbem.engine import build_mail
+            from pbem.outqueue import enqueue
+
+            for reply in mails:       # delivered by the next tick
+                enqueue(folder, build_mail(camp, ruleset, reply, now))
+        camp.save_auth()
         camp.save()
     print(text)
     return 1 if text.startswith("not done") else 0
