@@ -36,6 +36,11 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
 from pbem.store import LockBusy, StoreError, campaign_lock
 
+COMMIT_EVERY = 50
+"""Messages whose effects are saved together, then marked done together: one state write per
+batch rather than per message. A crash loses none of the batch's mail: unmarked, it comes back
+and is handled the same way again, and its replies, having stable Message-IDs, are not queued
+twice."""
 MAX_STAGES_PER_TICK = 10   # stages that resolve with no mail (e.g. no battles) chain within one tick
 
 
@@ -98,16 +103,23 @@ def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults,
     except ValueError as exc:
         raise SettingsError(camp.folder / "campaign.toml", [f"transport.inbox: {exc}"]) from exc
     intake = Intake(camp, ruleset, now)
+    taken: list[str] = []
     try:
         for item in inbox.items():
             sub = parse_message(item.raw, max_bytes=camp.settings.max_mail_bytes)
             if not belongs_here(camp, sub.subject, sub.text):
                 continue
             take_in(camp, ruleset, intake, sub, now, faults, log)
-            inbox.mark_done(item.key)
+            taken.append(item.key)
+            if len(taken) >= COMMIT_EVERY:
+                commit([camp], inbox, taken, faults)
+        commit([camp], inbox, taken, faults)
     except MailUnavailable as exc:
+        commit([camp], inbox, taken, faults)      # keep what was read; its marks may have to wait
         log(f"{camp.name}: inbox unavailable, mail stays on the server: {exc}")
         return False
+    finally:
+        inbox.close()
     return True
 
 
@@ -117,20 +129,32 @@ def intake_shared(root: Path, now: datetime, faults: Faults, log: TickLog) -> se
     shared = SharedIntake.of(root, now, log)
     if shared is None:
         return set()
-    return shared.run(lambda camp, ruleset, intake, sub: take_in(camp, ruleset, intake, sub, now, faults, log))
+    return shared.run(lambda camp, ruleset, intake, sub: take_in(camp, ruleset, intake, sub, now, faults, log),
+                      lambda camps, inbox, taken: commit(camps, inbox, taken, faults), COMMIT_EVERY)
 
 
 def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
             log: TickLog) -> None:
-    """One message's effect, stored: replies queued, state saved. Marking it done is the caller's."""
+    """One message's effect in memory, its replies queued; commit() stores it."""
     outcome = intake.handle(sub)
     for reply in outcome.replies:
         enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
     alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
-    camp.save_auth()
-    camp.save()
-    faults.hook("stored")
+    faults.hook("handled")
     log(f"{camp.name}: {sub.sender}: {outcome.note or 'processed'}")
+
+
+def commit(camps: list[Campaign], inbox: Inbox, taken: list[str], faults: Faults) -> None:
+    """Store what the messages in `taken` did, then mark them done (and empty the list)."""
+    if not taken:
+        return
+    for camp in camps:
+        camp.save_auth()
+        camp.save()
+    faults.hook("stored")
+    for key in taken:
+        inbox.mark_done(key)
+    taken.clear()
 
 
 def belongs_here(camp: Campaign, subject: str, text: str) -> bool:

@@ -22,7 +22,7 @@ from pbem.envelope import read_envelope
 from pbem.intake import Intake
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable
-from pbem.mail.inbox import open_inbox
+from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
@@ -40,6 +40,7 @@ POSTMASTER_LIMIT = 3
 few to be worth forging a sender for."""
 
 TakeIn = Callable[[Campaign, Ruleset, Intake, Submission], None]
+Commit = Callable[[list[Campaign], Inbox, list[str]], None]
 
 
 @dataclass
@@ -69,8 +70,9 @@ class SharedIntake:
             return None
         return cls(site, root, now, log) if site and site.inbox else None
 
-    def run(self, take_in: TakeIn) -> set[str]:
-        """Read the mailbox once; returns the campaigns whose mail could not be read."""
+    def run(self, take_in: TakeIn, commit: Commit, every: int) -> set[str]:
+        """Read the mailbox once; returns the campaigns whose mail could not be read. Every
+        `every` messages, commit() stores what the campaigns took in and marks them done."""
         if not self.active and not self.whole_site:
             return set()
         try:
@@ -81,13 +83,25 @@ class SharedIntake:
         postmaster = Postmaster(self.site, self.now, self._own_addresses())
         with contextlib.ExitStack() as locks:
             targets: dict[str, _Target | None] = {}
+            taken: list[str] = []
+
+            def store() -> None:
+                postmaster.save()
+                commit([target.camp for target in targets.values() if target], inbox, taken)
+
             try:
                 for item in inbox.items():
                     if self._route(item.raw, take_in, targets, locks, postmaster):
-                        inbox.mark_done(item.key)
+                        taken.append(item.key)
+                    if len(taken) >= every:
+                        store()
+                store()
             except MailUnavailable as exc:
+                store()                           # keep what was read; its marks may have to wait
                 self.log(f"shared mailbox: {exc}; its mail waits for the next tick")
                 self.unread |= self.active
+            finally:
+                inbox.close()
         if self.whole_site:
             postmaster.deliver(self.log)
         return self.unread
@@ -159,6 +173,7 @@ class Postmaster:
         self.folder = site.postmaster
         path = self.folder / "state.toml"
         self.state = read_toml(path) if path.exists() else {}
+        self.changed = False
 
     def answer(self, sub: Submission, named: str) -> None:
         journal = self.state.setdefault("journal", {})
@@ -174,8 +189,13 @@ class Postmaster:
             enqueue(self.folder, self._reply(sub, named))
             note = "answered: no such campaign" if named else "answered: no campaign named"
         journal[sub.message_id] = note
-        write_toml(self.folder / "state.toml", self.state,
-                   header="# Written by pbem: mail in the shared mailbox that named no campaign.")
+        self.changed = True
+
+    def save(self) -> None:
+        if self.changed:
+            write_toml(self.folder / "state.toml", self.state,
+                       header="# Written by pbem: mail in the shared mailbox that named no campaign.")
+            self.changed = False
 
     def deliver(self, log: Callable[[str], None]) -> None:
         spec = self.site.outbox or {"type": "maildir", "path": "outbox/maildir"}

@@ -82,24 +82,24 @@ class ImapInbox:
 
     # -- the Inbox protocol ------------------------------------------------------------
     def items(self) -> Iterator[InboxItem]:
-        """New messages, oldest UID first, fetched `batch` at a time; the connection is
-        closed when the iteration ends (or is abandoned), after the last marks are sent."""
+        """New messages, oldest UID first, fetched `batch` at a time. The marks given so far
+        go to the server before each further FETCH; close() sends the rest and logs out."""
         handed_out: set[str] = set()
-        try:
-            for _ in range(self.server.retries + 1):
-                try:
-                    yield from self._one_pass(handed_out)
-                    return
-                except _ValidityChanged:
-                    self._done.clear()
-            raise MailUnavailable(f"{self.server.where}: {self.folder} keeps changing its UIDVALIDITY")
-        finally:
-            self._finish()
+        for _ in range(self.server.retries + 1):
+            try:
+                yield from self._one_pass(handed_out)
+                return
+            except _ValidityChanged:
+                self._done.clear()
+        raise MailUnavailable(f"{self.server.where}: {self.folder} keeps changing its UIDVALIDITY")
 
     def mark_done(self, key: str) -> None:
         validity, _, uid = key.partition(":")
         if validity == str(self._validity) and uid.isdigit():
             self._done.append(int(uid))
+
+    def close(self) -> None:
+        self._finish()
 
     # -- reading -----------------------------------------------------------------------
     def _one_pass(self, handed_out: set[str]) -> Iterator[InboxItem]:
@@ -110,6 +110,7 @@ class ImapInbox:
             chunk = [uid for uid in uids[start:start + self.batch] if f"{validity}:{uid}" not in handed_out]
             if not chunk:
                 continue
+            self._flush()
             data = self._call(functools.partial(_fetch, uids=chunk))
             if self._validity != validity:
                 raise _ValidityChanged
@@ -120,7 +121,6 @@ class ImapInbox:
                 key = f"{validity}:{uid}"
                 handed_out.add(key)
                 yield InboxItem(key, bytes(raw))
-            self._flush()
 
     # -- marking done ------------------------------------------------------------------
     def _flush(self) -> None:

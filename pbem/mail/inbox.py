@@ -29,7 +29,12 @@ class Inbox(Protocol):
         ...
 
     def mark_done(self, key: str) -> None:
-        """Never show this message again; a second call or a vanished key is no error."""
+        """Never show this message again; a second call or a vanished key is no error.
+        An inbox may hold marks back until close()."""
+        ...
+
+    def close(self) -> None:
+        """Send the marks still held back and let go of the source."""
         ...
 
 
@@ -58,6 +63,9 @@ class MaildirInbox:
                 flags = "".join(sorted(set(_flags(file.name)) | {"S"}))
                 _move(file, self.path / "cur" / f"{key}{mailbox.Maildir.colon}2,{flags}")
 
+    def close(self) -> None:
+        """Nothing held back: marks are renames, done at once."""
+
     def _files(self) -> Iterator[Path]:
         for folder in ("new", "cur"):
             yield from (f for f in (self.path / folder).iterdir() if not f.name.startswith("."))
@@ -81,6 +89,9 @@ class EmlFolderInbox:
             raise ValueError(f"not an .eml file name: {key!r}")
         (self.path / "processed").mkdir(exist_ok=True)
         _move(self.path / key, self.path / "processed" / key)
+
+    def close(self) -> None:
+        """Nothing held back: marks are renames, done at once."""
 
     def _files(self) -> Iterator[Path]:
         for file in self.path.iterdir():

@@ -88,6 +88,7 @@ def test_done_mail_moves_to_processed_in_batches_and_undone_mail_stays(dovecot: 
     for item in box.items():
         if b"line 4" not in item.raw:
             box.mark_done(item.key)
+    box.close()
     [left] = mailbox(dovecot, ORDERS_BOX)
     assert "line 4" in left.get_content() and flags(dovecot) == [()]      # fetched with PEEK: still unseen
     processed = mailbox(dovecot, ORDERS_BOX, "Processed")
@@ -101,6 +102,7 @@ def test_without_a_processed_folder_done_mail_stays_flagged(dovecot: Dovecot, tm
     box = inbox(dovecot, tmp_path, processed="")
     for item in box.items():
         box.mark_done(item.key)
+    box.close()
     assert all(b"$PbemDone" in f for f in flags(dovecot)) and len(flags(dovecot)) == 3
     assert list(inbox(dovecot, tmp_path, processed="").items()) == []
 
@@ -115,6 +117,7 @@ def test_a_dropped_connection_is_reopened_and_reading_resumes(dovecot: Dovecot, 
         box.mark_done(item.key)
         if len(seen) == 3:
             assert dovecot.doveadm("kick", ORDERS_BOX).returncode == 0
+    box.close()
     assert len(seen) == 6 and len(set(seen)) == 6
     assert logins(dovecot) == logins_before + 2          # the first login and one reconnect
     assert mailbox(dovecot, ORDERS_BOX) == [] and len(mailbox(dovecot, ORDERS_BOX, "Processed")) == 6

@@ -59,7 +59,7 @@ def acks_to(server: Dovecot, user: str) -> collections.Counter[str]:
 
 def test_imap_killed_mid_fetch_comes_back_within_the_tick(dovecot: Dovecot, campaign: Campaign) -> None:
     append(dovecot, *red_orders(5))
-    killer = Killer(dovecot, "stored", at=3, restart=True)
+    killer = Killer(dovecot, "handled", at=3, restart=True)
     camp, _ = run(campaign, faults=Faults(killer))
     assert killer.calls == 5 and len(camp.state["journal"]) == 5
     assert acks_to(dovecot, "alice@pbem.test") == {f"<red-{i}@players>": 1 for i in range(5)}
@@ -69,7 +69,7 @@ def test_imap_killed_mid_fetch_comes_back_within_the_tick(dovecot: Dovecot, camp
 
 def test_imap_killed_mid_fetch_and_down_until_the_next_tick(dovecot: Dovecot, campaign: Campaign) -> None:
     append(dovecot, *red_orders(5))
-    camp, log = run(campaign, faults=Faults(Killer(dovecot, "stored", at=3)))
+    camp, log = run(campaign, faults=Faults(Killer(dovecot, "handled", at=3)))
     assert any("inbox unavailable" in line for line in log.lines)
     assert any("nothing is resolved" in line for line in log.lines)
     assert 3 <= len(camp.state["journal"]) < 5 and queue(camp)      # acks wait: the relay cannot reach LMTP
@@ -164,3 +164,24 @@ def test_a_mail_without_message_id_delivered_twice_by_lmtp_is_answered_once(dove
     camp, _ = run(campaign)
     assert len(camp.state["journal"]) == 1
     assert len(mailbox(dovecot, "alice@pbem.test")) == 1
+
+
+def test_a_crash_before_the_batch_is_stored_loses_nothing_and_answers_once(dovecot: Dovecot,
+                                                                          campaign: Campaign) -> None:
+    append(dovecot, *red_orders(4))
+
+    def crash_on_the_third(point: str, handled: list[str] = []) -> None:  # noqa: B006  (counts calls)
+        if point == "handled":
+            handled.append(point)
+            if len(handled) == 3:
+                raise RuntimeError("power cut")
+
+    with pytest.raises(RuntimeError, match="power cut"):
+        run(campaign, faults=Faults(crash_on_the_third))
+    assert "journal" not in Campaign(campaign.folder).state or not Campaign(campaign.folder).state["journal"]
+    assert len(mailbox(dovecot, ORDERS_BOX)) == 4                    # nothing marked done before it was stored
+    camp, _ = run(campaign, 2)
+    assert sorted(camp.state["journal"]) == sorted(f"<red-{i}@players>" for i in range(4))
+    assert acks_to(dovecot, "alice@pbem.test") == {f"<red-{i}@players>": 1 for i in range(4)}
+    assert mailbox(dovecot, ORDERS_BOX) == []
+    assert_each_mail_once(dovecot, camp)
