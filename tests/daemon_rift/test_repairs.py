@@ -204,3 +204,71 @@ def test_dr_rep_12_repairs_change_only_the_ledger_never_the_list_points(rules: R
 def test_repair_item_syntax_errors_are_clear() -> None:
     with pytest.raises(OrderProblem, match="a repair entry reads"):
         repair_item(ledger(), "mend the dragon")
+
+
+# --- options: repair.carry_over, repair.repeatable, repair.wound_cost_rounding ------------------
+
+def repair_kept(state: DRState, rules: RuleBook, facts: TurnFacts | None = None) -> list[str]:
+    logs = repair_lists(state, rules, facts or TurnFacts(held=["R-1"]), {})
+    return [f"saved {log.saved}, spent {log.spent}, lost {log.lost}, kept {log.kept}" for log in logs]
+
+
+def test_dr_rep_7_carry_over_option_keeps_unspent_points_for_a_later_hold() -> None:
+    carry = rules_with(repair={"carry_over": True})
+    r = roster("U1 infantry 20 Knights @30")
+    give(r, "U1", Mark(MISSING, "", 5, permanent=False))
+    state = state_with(r)
+    assert repair_kept(state, carry) == ["saved 0, spent 60, lost 0, kept 15"]
+    assert state.lists["R-1"].repair_saved == "15"
+    assert repair_kept(state, carry, TurnFacts(held=["R-1"], attacked=["T5"])) == []    # no Hold: nothing lost
+    assert repair_kept(state, carry) == ["saved 15, spent 90, lost 0, kept 0"]          # 75 + 15 buy 3 Knights
+    assert left(r, "U1", MISSING) == 0 and state.lists["R-1"].repair_saved == "0"
+
+
+def test_dr_rep_4_with_carry_over_a_wound_over_75_is_repaired_from_saved_points() -> None:
+    carry = rules_with(repair={"carry_over": True})
+    r = roster("M1 monster Great Dragon @480 W6")
+    give(r, "M1", Mark(WOUNDS, "", 1, permanent=False))
+    state = state_with(r)
+    assert repair_kept(state, carry) == ["saved 0, spent 0, lost 0, kept 75"]
+    assert repair_kept(state, carry) == ["saved 75, spent 80, lost 0, kept 70"]
+    assert left(r, "M1", WOUNDS) == 0
+
+
+def test_dr_rep_7_without_carry_over_saved_points_from_an_earlier_setting_are_not_used(rules: RuleBook) -> None:
+    state = state_with(ledger())
+    state.lists["R-1"].repair_saved = "50"
+    assert repair(state, rules) == ["R-1: spent 30, lost 45"]
+
+
+def test_dr_rep_8_repeatable_false_a_list_repairs_in_one_turn_only() -> None:
+    once = rules_with(repair={"repeatable": False})
+    r = roster("U1 infantry 20 Knights @30")
+    state = state_with(r)
+    assert repair_kept(state, once) == []                       # nothing to mend: the one repair is not used up
+    give(r, "U1", Mark(MISSING, "", 5, permanent=False))
+    state.turn = 4
+    assert repair_kept(state, once) == ["saved 0, spent 60, lost 15, kept 0"]
+    assert state.lists["R-1"].repaired_turn == 4
+    state.turn = 5
+    assert repair_kept(state, once) == [] and left(r, "U1", MISSING) == 3
+    state.turn = 6
+    assert repair_kept(state, rules_with()) == ["saved 0, spent 60, lost 15, kept 0"]    # default: every turn
+
+
+@pytest.mark.parametrize("rounding,entry,cost", [
+    ("none", "C1 character Captain @85 W3 | Sword 25", Fraction(110, 3)),
+    ("up", "C1 character Captain @85 W3 | Sword 25", Fraction(37)),
+    ("down", "C1 character Captain @85 W3 | Sword 25", Fraction(36)),
+    ("nearest", "C1 character Captain @85 W3 | Sword 25", Fraction(37)),
+    ("nearest", "C1 character Captain @75 W2", Fraction(38)),            # halves go up
+    ("down", "C1 character Captain @75 W2", Fraction(37)),
+])
+def test_dr_rep_3_wound_cost_rounding_options(rounding: str, entry: str, cost: Fraction) -> None:
+    r = roster(entry)
+    e = r.get("C1")
+    assert e is not None and wound_cost(e, rounding) == cost
+    give(r, "C1", Mark(WOUNDS, "", 1, permanent=False))
+    state = state_with(r)
+    spent = repair_kept(state, rules_with(repair={"wound_cost_rounding": rounding}))
+    assert spent == [f"saved 0, spent {show(cost)}, lost {show(75 - cost)}, kept 0"]

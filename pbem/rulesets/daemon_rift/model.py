@@ -69,6 +69,8 @@ class ArmyList:
     replacement: bool = False          # a 2200-point replacement not yet raised
     arrival_turn: int = 0              # first turn its token may take orders (DR-REP-9)
     declared: list[str] = field(default_factory=list)   # special characters and unique magic items (DR-LST-3)
+    repair_saved: str = "0"            # repair points kept for a later Hold, exact ("36 2/3"): `repair.carry_over`
+    repaired_turn: int = 0             # the turn it last had repairs applied: `repair.repeatable = false`
     roster: Roster = field(default_factory=lambda: Roster(""))   # entries and their ledger (DR-LST-9, DR-LOS, DR-EXP)
 
     @property

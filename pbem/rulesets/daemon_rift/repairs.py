@@ -5,14 +5,23 @@ turn. Its plan (`REPAIR R-1 3 model U1 @10; item C1 @15 Shield`, sent with the
 orders) is applied entry by entry, skipping what does not match the ledger or
 would go over the points left; without a plan, pending missing models and
 wounds are repaired in ledger order (`repair.auto_allocate`), never magic items.
-Points not spent are lost (DR-REP-7). Costs are exact fractions
-(`repair.wound_cost_rounding = "none"`): a wound costs the model's points with
+Points not spent are lost (DR-REP-7). A wound costs the model's points with
 its items divided by its Wounds (DR-REP-3), an item three times its points
 (DR-REP-5). Repairs change only the ledger, never the list's points (DR-REP-12).
+
+Options where the catalog leaves a choice to the GM:
+
+- `repair.carry_over = true`: unspent points are kept on the list and added to
+  what its next qualifying Hold earns; they are lost only with the list.
+- `repair.repeatable = false`: a list has repairs in one turn only; once some
+  were applied, later Holds earn nothing (a Hold with nothing to mend uses nothing).
+- `repair.wound_cost_rounding`: `"none"` keeps a wound's cost exact (36 2/3),
+  `"up"`, `"down"` or `"nearest"` (halves up) make it whole points.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -35,12 +44,14 @@ class RepairLog:
 
     token: str
     faction: str
-    points: int
+    points: int                        # earned this turn
     planned: bool                      # from the player's plan, else automatic
     applied: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-    spent: str = "0"                   # exact, e.g. "70" or "110/3"
+    saved: str = "0"                   # brought from earlier Holds (`repair.carry_over`)
+    spent: str = "0"                   # exact, e.g. "70" or "36 2/3"
     lost: str = "0"                    # points not spent, gone (DR-REP-7)
+    kept: str = "0"                    # points not spent, kept for a later Hold (`repair.carry_over`)
 
 
 def show(value: Fraction) -> str:
@@ -57,16 +68,25 @@ def read_cost(text: str) -> Fraction:
     return Fraction(text)
 
 
-def wound_cost(e: Entry) -> Fraction:
-    """DR-REP-3: a multi-wound model's points, items included, divided by its Wounds."""
-    return Fraction(e.points + (e.item_points if single(e) else 0), e.wounds)
+ROUNDING = {
+    "none": lambda cost: cost,
+    "up": lambda cost: Fraction(math.ceil(cost)),
+    "down": lambda cost: Fraction(math.floor(cost)),
+    "nearest": lambda cost: Fraction(math.floor(cost + Fraction(1, 2))),
+}
+
+
+def wound_cost(e: Entry, rounding: str = "none") -> Fraction:
+    """DR-REP-3: a multi-wound model's points, items included, divided by its Wounds,
+    kept exact or made whole as `repair.wound_cost_rounding` says."""
+    return ROUNDING[rounding](Fraction(e.points + (e.item_points if single(e) else 0), e.wounds))
 
 
 def unit_cost(rules: RuleBook, e: Entry, kind: str, points: int = 0) -> Fraction:
     if kind == "model":
         return Fraction(e.points)
     if kind == "wound":
-        return wound_cost(e)
+        return wound_cost(e, str(rules["repair.wound_cost_rounding"]))
     return Fraction(points * int(rules["repair.magic_item_multiplier"]))
 
 
@@ -80,13 +100,15 @@ def qualifies(state: DRState, rules: RuleBook, facts: TurnFacts, token: Token) -
         return False
     if token.id in facts.default_held and not rules["repair.default_hold_qualifies"]:
         return False
+    if not rules["repair.repeatable"] and lst.repaired_turn and lst.repaired_turn != state.turn:
+        return False
     return token.territory not in facts.attacked
 
 
 class Repair:
     def __init__(self, rules: RuleBook, roster: Roster, log: RepairLog, turn: int) -> None:
         self.rules, self.roster, self.log, self.turn = rules, roster, log, turn
-        self.left = Fraction(log.points)
+        self.left = Fraction(log.points) + read_cost(log.saved)
 
     def plan(self, items: list[RepairItem]) -> None:
         """DR-REP-10: in order; an entry that does not match the ledger or does not fit is skipped."""
@@ -160,13 +182,20 @@ def repair_lists(state: DRState, rules: RuleBook, facts: TurnFacts,
                 continue
             lst = state.lists[token.id]
             plan = submitted.get(fid, FactionOrders()).repairs.get(token.id, [])
-            log = RepairLog(token.id, fid, int(rules["repair.points"]), planned=bool(plan))
+            log = RepairLog(token.id, fid, int(rules["repair.points"]), planned=bool(plan),
+                            saved=lst.repair_saved if rules["repair.carry_over"] else "0")
             work = Repair(rules, lst.roster, log, state.turn)
             if plan:
                 work.plan(plan)
             elif rules["repair.auto_allocate"]:
                 work.auto()
-            log.spent, log.lost = show(log.points - work.left), show(work.left)
-            if log.applied or log.skipped:
+            log.spent = show(log.points + read_cost(log.saved) - work.left)
+            if rules["repair.carry_over"]:
+                log.kept = lst.repair_saved = show(work.left)
+            else:
+                log.lost = show(work.left)
+            if log.applied:
+                lst.repaired_turn = state.turn
+            if log.applied or log.skipped or log.kept != "0":
                 logs.append(log)
     return logs
