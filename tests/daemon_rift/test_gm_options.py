@@ -190,3 +190,47 @@ def test_replay_dice_give_back_earlier_rolls_then_fresh_ones() -> None:
     assert replay.d6("something else") == 6                            # diverged: fresh from here on
     assert [r.purpose for r in fresh.log] == ["something else"]
     assert [r.faces for r in replay.log] == [(3,), (6,)]
+
+
+# --- lists.missing_list_battle = "gm" ------------------------------------------------------
+
+def test_dr_lst_8_missing_list_battle_gm_option_asks_tabletop_or_rolloff() -> None:
+    rules = rules_with(lists={"missing_list_battle": "gm"})
+    tokens, orders = {"R-1": "T5", "B-1": "T6"}, {"R-1": "M T6"}
+
+    def kind(decisions):  # type: ignore[no-untyped-def]
+        state, gmap = build_state(tokens, lists={"R-1": {"approved": False}}), build_map()
+        eff = effective(state, orders)
+        return step_a(state, gmap, rules, eff, submitted_for(state, eff), ScriptedDice([4, 4]), decisions).battles[0]
+
+    with pytest.raises(GMDecisionNeeded) as asked:
+        kind({})
+    assert asked.value.key == "unlisted-1" and asked.value.options == ["tabletop", "rolloff"]
+    assert kind({"unlisted-1": "tabletop"}).kind == TABLETOP
+    rolled = kind({"unlisted-1": "rolloff"})
+    assert rolled.kind == ROLLOFF and rolled.why == "no approved list"
+
+
+# --- movement.bounce_to = "previous_step" --------------------------------------------------
+
+def _bounce(rules, extra: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """R-1 rides T1-T2-T3 and is beaten on strength at T3 (B-1 holds with B-2's support)."""
+    state, gmap = build_state({"R-1": "T1", "B-1": "T3", "B-2": "T6", **(extra or {})}), build_map()
+    eff = effective(state, {"R-1": "M T2-T3", "B-2": "S B-1"})
+    submitted = submitted_for(state, eff)
+    dice = ScriptedDice()
+    moved = step_a(state, gmap, rules, eff, submitted, dice)
+    after = step_b(state, gmap, rules, moved, {}, dice, submitted)
+    finish_turn_moves(state, gmap, rules, moved, after, {})
+    return state
+
+
+def test_dr_spd_10_failed_multi_space_move_goes_back_to_its_start_by_default() -> None:
+    assert _bounce(rules_with()).tokens["R-1"].territory == "T1"
+
+
+def test_dr_spd_10_bounce_to_previous_step_option() -> None:
+    rules = rules_with(movement={"bounce_to": "previous_step"})
+    assert _bounce(rules).tokens["R-1"].territory == "T2"
+    blocked = _bounce(rules, {"R-2": "T2"})                       # R-2 holds the previous step
+    assert blocked.tokens["R-1"].territory == "T1"

@@ -385,8 +385,28 @@ class StepB:
                     raise AdjudicationError(f"{tok} and {entered[dest]} both entered {dest}")
                 entered[dest] = tok
         self.entered_by = entered
+        self.bounced = self._bounces()
         for tok in self._tokens():
             self._final(tok, self.fates.get(tok, "stays"))
+
+    def _bounces(self) -> dict[str, str]:
+        """`movement.bounce_to = "previous_step"` (DR-SPD-10): a failed multi-space mover stops on
+        the last territory before its destination if nothing else ends there; else "whence it
+        came" is its start, as by default."""
+        if self.rules["movement.bounce_to"] != "previous_step":
+            return {}
+        leaving = {self.mv.starts[t] for t in self._tokens() if self.fates.get(t) == "entered"}
+        starts = set(self.mv.starts.values())
+        out: dict[str, str] = {}
+        for tok in self._tokens():
+            path = self.mv.paths.get(tok, [])
+            if self.fates.get(tok) != "failed" or tok in self.eliminated or len(path) < 2:
+                continue
+            step = path[-2]
+            free = step not in self.entered_by and (step not in starts or step in leaving)
+            if free and step not in out.values():
+                out[tok] = step
+        return out
 
     def _tokens(self) -> list[str]:
         return list(self.mv.starts)
@@ -399,6 +419,8 @@ class StepB:
             self.am.fates[tok], self.am.final[tok] = "entered", self.mv.destinations[tok]
         elif fate == "stays":
             self.am.fates[tok], self.am.final[tok] = "stayed", start
+        elif fate == "failed" and tok in self.bounced:
+            self.am.fates[tok], self.am.final[tok] = "returned", self.bounced[tok]
         elif fate == "failed" and start not in self.entered_by:
             self.am.fates[tok], self.am.final[tok] = "returned", start
         elif fate in ("failed", "dislodged"):

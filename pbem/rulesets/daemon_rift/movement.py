@@ -182,6 +182,7 @@ class Movement:
     starts: dict[str, str] = field(default_factory=dict)        # token -> start territory
     factions: dict[str, str] = field(default_factory=dict)      # token -> faction
     destinations: dict[str, str] = field(default_factory=dict)  # mover -> destination
+    paths: dict[str, list[str]] = field(default_factory=dict)   # multi-space mover -> territories entered
     fates: dict[str, str] = field(default_factory=dict)         # token -> Step A fate (see FATES)
     victors: dict[str, str] = field(default_factory=dict)       # beaten token -> token that beat it
     reasons: dict[str, str] = field(default_factory=dict)       # token -> why it failed or was dislodged
@@ -451,6 +452,8 @@ class StepA:
             self.mv.factions[tok] = b.faction[tok]
             if tok in b.movers:
                 self.mv.destinations[tok] = b.movers[tok]
+                if len(b.orders[tok].path) > 1:
+                    self.mv.paths[tok] = list(b.orders[tok].path)
             else:
                 self.mv.fates[tok] = "stays"
             if b.orders[tok].kind == "H" and tok not in self.eff.invalid and tok not in self.eff.stopped:
@@ -762,12 +765,23 @@ class BattleSetup:
         if not why and self.battle.follows and set(champions) & self._engaged():
             why = "already fought this turn (DR-MOV-26)"
         if not why and not all(self.eligible(ch, set()) for ch in champions):
-            why = "no approved list" if self.rules["lists.missing_list_battle"] == "rolloff" else ""
+            why = "no approved list" if self._unlisted_rolls_off(champions) else ""
         if not why and count >= int(self.rules["rolloff.optional_after"]):
             asked = [f for f, other in ((a, c), (c, a)) if self._requested(f, other)]
             if asked:
                 why = f"standing request by {self.state.factions[asked[0]].name}"
         b.kind, b.why = (ROLLOFF, why) if why else (TABLETOP, "")
+
+    def _unlisted_rolls_off(self, champions: list[str]) -> bool:
+        """DR-LST-8: a battle for an army whose list is not approved is rolled off, or with
+        `lists.missing_list_battle = "gm"` the GM says whether it is fought at the table."""
+        if self.rules["lists.missing_list_battle"] == "rolloff":
+            return True
+        b = self.battle
+        unlisted = ", ".join(ch for ch in champions if not self.eligible(ch, set()))
+        return ask(self.step.decisions, f"unlisted-{b.number}",
+                   f"Battle {b.number} at {self.gmap.label(b.territory)}: {unlisted} has no approved list yet. "
+                   "Fight it at the table (tabletop) or roll it off?", ["tabletop", "rolloff"]) == "rolloff"
 
     def _requested(self, faction: str, against: str) -> bool:
         orders = self.step.submitted.get(faction)
