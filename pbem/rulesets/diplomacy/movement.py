@@ -27,6 +27,7 @@ from pbem.rulesets.diplomacy.results import (
     PhaseResult,
     Submitted,
     check_edition,
+    shared_result,
     sort_units,
 )
 from pbem.rulesets.diplomacy.units import Unit, unit_at
@@ -84,10 +85,13 @@ class Movement:
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
         self.convoyed = {p for p, m in self.moves.items() if m.kind == "A" and self._goes_by_convoy(p, m)}
         self.moves_to: dict[str, list[str]] = {}
-        self.h2h: dict[str, str] = {}
         for p, m in self.moves.items():
             self.moves_to.setdefault(m.target, []).append(p)
-            if self._head_to_head(p, m):
+        # Head-to-head battles: two units trading places, neither by convoy.
+        self.h2h: dict[str, str] = {}
+        for p, m in self.moves.items():
+            other = self.moves.get(m.target)
+            if other is not None and other.target == p and p not in self.convoyed and m.target not in self.convoyed:
                 self.h2h[p] = m.target
         self.move_supports: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
@@ -114,13 +118,6 @@ class Movement:
         if self.edition == "2.4":
             return intent and self._chain(src, move.target, set(fleets))
         return intent
-
-    def _head_to_head(self, src: str, move: Move) -> bool:
-        other = self.moves.get(move.target)
-        return (
-            other is not None and other.target == src
-            and src not in self.convoyed and move.target not in self.convoyed
-        )
 
     def _match_supports(self, support_orders: list[tuple[str, Support]]) -> None:
         for p, o in support_orders:
@@ -302,24 +299,24 @@ class Movement:
         text = order.text
         if p in self.void:
             what = "the supported unit was not ordered so" if isinstance(order, Support) else "no such convoyed move was ordered"
-            return OrderResult(g.power, text, VOID, what)
+            return shared_result(g.power, text, VOID, what)
         if isinstance(order, Move):
             if d[(MOVE, p)]:
-                return OrderResult(g.power, text, SUCCEEDS)
+                return shared_result(g.power, text, SUCCEEDS)
             no_path = p in self.convoyed and not d[(PATH, p)]
-            return OrderResult(g.power, text, FAILS, "no convoy" if no_path else "bounced")
+            return shared_result(g.power, text, FAILS, "no convoy" if no_path else "bounced")
         if isinstance(order, Support):
             if d[(SUPPORT, p)]:
-                return OrderResult(g.power, text, SUCCEEDS)
-            return OrderResult(g.power, text, FAILS, "dislodged" if d.get((DISLODGED, p)) else "cut")
+                return shared_result(g.power, text, SUCCEEDS)
+            return shared_result(g.power, text, FAILS, "dislodged" if d.get((DISLODGED, p)) else "cut")
         if isinstance(order, Convoy):
             if d.get((DISLODGED, p)):
-                return OrderResult(g.power, text, FAILS, "dislodged")
+                return shared_result(g.power, text, FAILS, "dislodged")
             ok = d[(PATH, order.army_loc)]
-            return OrderResult(g.power, text, SUCCEEDS if ok else FAILS, "" if ok else "convoy disrupted")
+            return shared_result(g.power, text, SUCCEEDS if ok else FAILS, "" if ok else "convoy disrupted")
         if d.get((DISLODGED, p)):
-            return OrderResult(g.power, text, FAILS, "dislodged")
-        return OrderResult(g.power, text, SUCCEEDS)
+            return shared_result(g.power, text, FAILS, "dislodged")
+        return shared_result(g.power, text, SUCCEEDS)
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
         d, moves, attacked = self.decisions, self.moves, self.moves_to
