@@ -25,7 +25,7 @@ from pbem.forum.config import forum_settings
 from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
 from pbem.mail.compose import OutgoingMail, compose
-from pbem.mail.connection import MailUnavailable
+from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
@@ -65,6 +65,7 @@ class TickLog:
 def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog | None = None) -> TickLog:
     log = log or TickLog()
     faults = faults or Faults()
+    forget_unreachable()
     unread = intake_shared(root, now, faults, log)
     for folder in discover(root):
         try:

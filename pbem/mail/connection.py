@@ -33,6 +33,16 @@ class MailUnavailable(RuntimeError):
     """The server cannot be reached or refuses the login; nothing was lost, try again later."""
 
 
+_unreachable: dict[tuple[str, str, int], str] = {}
+"""Servers that stayed unreachable through all retries in this run: every campaign using
+one of them gives up at once instead of waiting through the same retries again."""
+
+
+def forget_unreachable() -> None:
+    """Start a new run (a tick): every server gets its retries again."""
+    _unreachable.clear()
+
+
 @dataclass(frozen=True)
 class ServerSpec:
     protocol: str
@@ -109,7 +119,11 @@ class ServerSpec:
 
     def patiently(self, attempt: Callable[[], Any], transient: tuple[type[BaseException], ...]) -> Any:
         """Run attempt(); on a transient error wait backoff, 2*backoff, ... and try again,
-        `retries` times, then raise MailUnavailable."""
+        `retries` times, then raise MailUnavailable (at once for a server that already
+        failed that way in this run)."""
+        server = (self.protocol, self.host, self.port)
+        if server in _unreachable:
+            raise MailUnavailable(f"{self.where}: {_unreachable[server]} (earlier in this run)")
         for number in range(self.retries + 1):
             try:
                 return attempt()
@@ -117,7 +131,8 @@ class ServerSpec:
                 raise MailUnavailable(f"{self.where}: the server's certificate is not trusted: {exc}") from exc
             except transient as exc:
                 if number == self.retries:
-                    raise MailUnavailable(f"{self.where}: {describe(exc)} (after {number + 1} attempts)") from exc
+                    _unreachable[server] = f"{describe(exc)} (after {number + 1} attempts)"
+                    raise MailUnavailable(f"{self.where}: {_unreachable[server]}") from exc
                 time.sleep(self.backoff * 2**number)
         raise AssertionError("unreachable")
 

@@ -25,6 +25,7 @@ from imapclient import IMAPClient
 from pbem import turns
 from pbem.campaign import Campaign
 from pbem.creation import NewPlayer, create
+from pbem.mail.connection import forget_unreachable
 from pbem.rulesets import registry
 from tests.mail.mailservers import Dovecot, make_smtp_relay
 
@@ -62,6 +63,12 @@ class Relay:
 
     def start(self) -> None:
         self.controller = make_smtp_relay(self.dovecot, port=self.port, **self.options)
+
+
+@pytest.fixture(autouse=True)
+def new_run() -> None:
+    """Each test is a new run: no server is remembered as unreachable from an earlier one."""
+    forget_unreachable()
 
 
 @pytest.fixture

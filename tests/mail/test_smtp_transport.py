@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.connection import MailUnavailable
+from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.outbox import open_transport
 from pbem.mail.smtp import MailRefused, SmtpTransport
 from pbem.outqueue import deliver, enqueue, pending
@@ -82,9 +82,13 @@ def test_server_down_stops_the_batch_and_keeps_everything(dovecot: Dovecot, rela
     sent, problems = deliver(tmp_path, transport(dovecot, relay, tmp_path))
     assert sent == 0 and len(problems) == 1 and "3 mail(s) wait for the next tick" in problems[0]
     assert len(pending(tmp_path)) == 3
+    enqueue(tmp_path, note(3))
+    assert deliver(tmp_path, transport(dovecot, relay, tmp_path))[1][0].endswith(   # no second wait in one run
+        "(earlier in this run); 4 mail(s) wait for the next tick")
     relay.start()
-    assert deliver(tmp_path, transport(dovecot, relay, tmp_path)) == (3, [])
-    assert pending(tmp_path) == [] and len(mailbox(dovecot, "alice@pbem.test")) == 3
+    forget_unreachable()                                 # the next tick
+    assert deliver(tmp_path, transport(dovecot, relay, tmp_path)) == (4, [])
+    assert pending(tmp_path) == [] and len(mailbox(dovecot, "alice@pbem.test")) == 4
 
 
 def test_temporary_refusal_is_retried_then_kept(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
