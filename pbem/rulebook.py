@@ -4,12 +4,17 @@ Numbers live in TOML, behaviour in code: a campaign overrides single keys
 (`[rules.movement] vacated_entry = "diplomacy"`), never copies the file. Every
 override is checked against the shipped file, and all mistakes are reported at
 once with their dotted key.
+
+A text option whose comment lists its choices, `key = "a"   # default: "a" | "b"`,
+takes only those: the comment that tells the game master the choices is the
+check, so the two cannot drift apart.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -58,6 +63,7 @@ def load_rules(system: str, overrides: Mapping[str, Any] | None = None, rules_di
         raise RulesError([f"{path}: {exc}"]) from exc
     problems: list[str] = []
     merged = _merge(base, overrides or {}, "", problems)
+    problems += _off_choices(overrides or {}, "", choices(path))
     if problems:
         raise RulesError(problems)
     return RuleBook(merged)
@@ -69,6 +75,51 @@ def _parsed(path: Path, mtime_ns: int, size: int) -> dict[str, Any]:
     every message, and parsing the file each time was most of the cost. Never mutated
     (_merge copies it)."""
     return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+_TABLE = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
+_ARRAY_TABLE = re.compile(r"^\s*\[\[")
+_TEXT_KEY = re.compile(r'^\s*([A-Za-z0-9_-]+)\s*=\s*"([^"]*)"\s*#(.*)$')
+_CHOICE = re.compile(r'"([^"]*)"(?=\s*\|)|(?<=\|)\s*"([^"]*)"')
+
+
+def choices(path: Path) -> dict[str, tuple[str, ...]]:
+    """Dotted key -> the values its comment allows (`"a" | "b"`), the shipped value included."""
+    stat = path.stat()
+    return _choices(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _choices(path: Path, mtime_ns: int, size: int) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    prefix: str | None = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if _ARRAY_TABLE.match(line):
+            prefix = None                  # keys of an array of tables are overridden as a whole list
+            continue
+        table = _TABLE.match(line)
+        if table:
+            prefix = table.group(1).strip() + "."
+            continue
+        found = _TEXT_KEY.match(line)
+        if prefix is None or not found:
+            continue
+        listed = [a or b for a, b in _CHOICE.findall(found.group(3))]
+        if listed:
+            out[prefix + found.group(1)] = tuple(dict.fromkeys([found.group(2), *listed]))
+    return out
+
+
+def _off_choices(over: Mapping[str, Any], prefix: str, allowed: Mapping[str, tuple[str, ...]]) -> list[str]:
+    out = []
+    for key, value in over.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out += _off_choices(value, dotted + ".", allowed)
+        elif dotted in allowed and isinstance(value, str) and value not in allowed[dotted]:
+            listed = ", ".join(f'"{c}"' for c in allowed[dotted])
+            out.append(f"rules: {dotted!r} cannot be {value!r}; choose one of {listed}")
+    return out
 
 
 def _merge(base: Mapping[str, Any], over: Mapping[str, Any], prefix: str, problems: list[str]) -> dict[str, Any]:

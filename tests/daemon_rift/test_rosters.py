@@ -31,7 +31,7 @@ from pbem.rulesets.daemon_rift.rosters import (
     split_list_lines,
 )
 from pbem.rulesets.daemon_rift.setup import approve_list
-from tests.daemon_rift.conftest import build_state
+from tests.daemon_rift.conftest import build_state, rules_with
 
 LIST = """\
 LIST R-2 Iron Host
@@ -176,6 +176,29 @@ def test_dr_lst_3_special_characters_and_items_shared_between_lists_are_flagged(
     assert "R-2: 'Grimgor' is also in R-1 (active)" in flags and "R-2: 'Axe' is also in R-1 (active)" in flags
     state.lists["R-1"].status = LIST_ELIMINATED                           # only active or shelved lists count
     assert not [f for f in shared_names(state, regs["R-2"]) if "R-1" in f]
+
+
+@pytest.mark.parametrize("option,flagged,free", [
+    ({"share_special_characters": True}, ["'Axe'", "'Charm'"], ["'Grimgor'"]),
+    ({"share_unique_magic_items": True}, ["'Grimgor'"], ["'Axe'", "'Charm'"]),
+    ({"share_special_characters": True, "share_unique_magic_items": True}, [], ["'Grimgor'", "'Axe'", "'Charm'"]),
+])
+def test_dr_lst_3_share_options_leave_out_what_may_be_shared(option: dict[str, bool], flagged: list[str],
+                                                             free: list[str]) -> None:
+    rules = rules_with(lists=option)
+    state = opened()
+    first = Roster("R-1", "One", 2250, [], [parse_entry("C1 character Grimgor @345 W3 special | Axe 50", KINDS)])
+    state.lists["R-1"].roster = first
+    state.lists["R-1"].declared = ["Grimgor", "Axe"]
+    regs, _, problems = register(state, rules, "LIST R-2 Two\nC1 character Grimgor @345 W3 special"
+                                               "\nC2 character Boss @60 W2 | Axe 50; Charm 10; Charm 10")
+    assert problems == []
+    approved = approve_list(state, "R-2", name="Two", artillery=False, fast=False, declared=[],
+                            roster=regs["R-2"].roster, rules=rules)
+    for text in (regs["R-2"].flags, approved):                          # at registration, and at approval
+        joined = "; ".join(text).casefold()
+        assert all(f.casefold() in joined for f in flagged), joined
+        assert not any(n.casefold() in joined for n in free), joined
 
 
 def test_dr_lst_4_lists_may_share_ordinary_units_and_models(rules: RuleBook) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,13 +41,13 @@ U2 twowound 6 Screamers @30
 C1 character Herald @100 W2 wizard | Staff of Change 35"""
 
 
-def campaign(root: Path, phase: str = "orders") -> Campaign:
+def campaign(root: Path, phase: str = "orders", rules: dict[str, Any] | None = None) -> Campaign:
     players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
                NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5"),
                NewPlayer("green", "Carol", "carol@test.localhost", "Green", "G", "3")]
     transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
     camp, _ = create(root / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
-                     transport=transport, fixed_secrets=SECRETS)
+                     transport=transport, fixed_secrets=SECRETS, rules=rules)
     state = camp.state["game"]["dr"]
     if phase == "orders":
         state["tokens"]["R-1"]["territory"], state["tokens"]["B-1"]["territory"] = "T24", "T9"

@@ -43,6 +43,7 @@ from pbem.rulesets.daemon_rift.movement import (
     rolloff_now,
     rolloff_winner,
 )
+from pbem.rulesets.daemon_rift.options import dice_spec
 
 BattleHook = Callable[[Battle, BattleResult, Dice], None]
 
@@ -192,7 +193,8 @@ class StepB:
         champion = battle.side_of(outcome.loser).champion
         cause = "obliteration"
         if not (result.obliterated and self.rules["massacre.obliterated_auto_eliminate"]):
-            outcome.massacre_die = self.dice.d6(f"massacre, battle {battle.number}: {champion}")
+            count, sides = dice_spec(self.rules["massacre.die"])
+            outcome.massacre_die = self.dice.roll(f"massacre, battle {battle.number}: {champion}", count, sides).total
             if outcome.massacre_die not in self.rules["massacre.eliminate_on"]:
                 return
             cause = "massacre"

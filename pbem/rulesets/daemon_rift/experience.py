@@ -29,6 +29,7 @@ from pbem.rulesets.daemon_rift.losses import (
     lost_half,
 )
 from pbem.rulesets.daemon_rift.model import DRState, FactionOrders
+from pbem.rulesets.daemon_rift.options import dice_spec
 from pbem.rulesets.daemon_rift.sheets import Sheet, SheetLine
 
 WIZARD_DICE = ("power_die", "dispel_die")
@@ -112,7 +113,9 @@ class Experience:
 
     def _roll(self, e: Entry, line: SheetLine) -> int:
         """Roll 2d6 for one entry; returns 1 if it counts towards the cap."""
-        roll = self.dice.roll(f"experience, battle {self.sheet.battle}: {self.roster.army} {e.id} {e.name}", 2)
+        count, sides = dice_spec(self.rules["experience.dice"])
+        roll = self.dice.roll(f"experience, battle {self.sheet.battle}: {self.roster.army} {e.id} {e.name}",
+                              count, sides)
         record = RosterRoll(self.sheet.battle, self.roster.army, e.id, e.name, "experience", list(roll.faces))
         self.rolls.append(record)
         total = roll.total
@@ -140,16 +143,29 @@ class Experience:
         free = allowed(self.rules, e, total)
         if not free:
             record.result += "no upgrade: every stat it offers is already taken"
+            if self.rules["experience.duplicate_exhausted"] == "counts":
+                record.result += " (counts towards the limit)"
+                return 1
             return 0
         preferred = [s for s in line.prefer if s in free]
-        pick = preferred[0] if preferred else free[0]
+        pick, how = (preferred[0], "") if preferred else self._default_pick(e, free)
         e.add_mark(Mark(UPGRADE, pick, 1, permanent=True, turn=self.turn))
         record.result += f"+1 {label(pick)}"
         if len(free) > 1 and not preferred:
             e.add_mark(Mark(CHOICE, pick, total, permanent=True, turn=self.turn))
-            record.result += f" (default; may be changed to {' or '.join(label(s) for s in free if s != pick)})"
+            record.result += f" ({how}; may be changed to {' or '.join(label(s) for s in free if s != pick)})"
         self.roster.note(self.turn, e.id, f"battle {self.sheet.battle}: upgrade +1 {label(pick)}")
         return 1
+
+
+    def _default_pick(self, e: Entry, free: list[str]) -> tuple[str, str]:
+        """DR-EXP-11 with no preference: the first allowed stat in table order, or with
+        `experience.choice_default = "random"` one drawn by a die."""
+        if len(free) == 1 or self.rules["experience.choice_default"] != "random":
+            return free[0], "default"
+        die = self.dice.roll(f"experience choice, battle {self.sheet.battle}: {self.roster.army} {e.id} "
+                             f"(1-{len(free)}: {', '.join(free)})", sides=len(free)).total
+        return free[die - 1], f"drawn by die {die}"
 
 
 def label(stat: str) -> str:

@@ -73,6 +73,7 @@ def canonical_lines(payload: Mapping[str, Any]) -> list[str]:
 
 def help_text(game: Game, player: Player) -> str:
     tokens = ", ".join(t.id for t in game.state.tokens_of(player.faction)) or "none"
+    models = "" if game.rules["lists.share_models"] else " Your lists may not use the same physical models."
     return f"""Your tokens: {tokens}. One order per line:
 
     R-1 H                      hold
@@ -92,7 +93,7 @@ def help_text(game: Game, player: Player) -> str:
 A new or raised list: `LIST R-2 <name>`, `ARTILLERY R-2 yes|no`, `FAST R-2 yes|no`, then one
 line per entry, e.g. `U1 infantry 20 Orc Boyz @6`, `C1 character Warboss @95 W3 general |
 Armour of Gork 35` (kinds: infantry, cavalry, twowound, monster, machine, character), or the
-list as a .toml attachment.
+list as a .toml attachment.{models}
 
 Territories may be named by id or name. In the battle window: `RESULT 1 Red massacred` or
 `RESULT 1 draw`, then your army's sheet: `SHEET 1`, one line per entry (`U1 lost 11`,

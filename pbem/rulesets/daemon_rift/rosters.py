@@ -49,7 +49,7 @@ from pbem.rulesets.daemon_rift import losses, setup
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.experience import label
 from pbem.rulesets.daemon_rift.model import LIST_ACTIVE, LIST_SHELVED, ArmyList, DRState
-from pbem.rulesets.daemon_rift.setup import roster_names
+from pbem.rulesets.daemon_rift.setup import guarded_names, roster_names
 from pbem.tomlio import from_data, to_data
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def parse_lists(state: DRState, rules: RuleBook, faction: str, lines: list[tuple
             problems.append(IllegalOrder(f"the list for {token} was not registered: correct the lines marked here "
                                          "and send the whole list again", first))
             continue
-        reg.flags = shared_names(state, reg)
+        reg.flags = shared_names(state, reg, rules)
         if reg.flags:                      # DR-LST-3: flagged, not refused; the GM rules on it
             head, text = mine[0]
             mine = [(head, f"{text} (the GM will check: {'; '.join(reg.flags)})")] + mine[1:]
@@ -334,12 +334,12 @@ def declared_names(reg_or_list: Registration | ArmyList) -> list[str]:
     return list(names.values())
 
 
-def shared_names(state: DRState, reg: Registration) -> list[str]:
+def shared_names(state: DRState, reg: Registration, rules: RuleBook | None = None) -> list[str]:
     """DR-LST-3: special characters or magic items twice in the list, or also in another of the
-    faction's active or shelved lists."""
-    mine = declared_names(reg)
+    faction's active or shelved lists (what `lists.share_*` allows is left out)."""
+    mine = guarded_names(rules, reg.roster, declared_names(reg))
     faction = reg.token.rsplit("-", 1)[0]
-    names = roster_names(reg.roster)
+    names = guarded_names(rules, reg.roster, roster_names(reg.roster))
     counts = Counter(n.casefold() for n in names)
     flags = [f"{reg.token}: {n!r} appears twice in this list"
              for n in dict.fromkeys(names) if counts.pop(n.casefold(), 0) > 1]
@@ -387,7 +387,7 @@ def approve(game: Game, words: list[str]) -> str:
             raise ValueError(f"no list registered for {token}")
         reg = from_data(Registration, stored.pop(token))
         warnings = setup.approve_list(game.state, token, name=reg.name, artillery=reg.artillery, fast=reg.fast,
-                                      declared=reg.declared, roster=reg.roster)
+                                      declared=reg.declared, roster=reg.roster, rules=game.rules)
         out.append(f"{token} approved" + (f" (check: {'; '.join(warnings)})" if warnings else ""))
     return "; ".join(out)
 

@@ -18,7 +18,7 @@ from pbem.campaign import Player, Settings
 from pbem.dice import Dice, ReplayDice, Roll
 from pbem.mapdata import GameMap, load_map
 from pbem.orders import InvalidOrder, OrderProblem
-from pbem.rulebook import RULES_DIR, RuleBook, load_rules
+from pbem.rulebook import RULES_DIR, RuleBook
 from pbem.rulesets.base import Context, Parsed, Report, Resolution, Ruleset, Stage
 from pbem.rulesets.daemon_rift import aftermath as step_b_mod
 from pbem.rulesets.daemon_rift import (
@@ -26,6 +26,7 @@ from pbem.rulesets.daemon_rift import (
     endturn,
     experience,
     movement,
+    options,
     postbattle,
     reporting,
     setup,
@@ -45,7 +46,7 @@ def campaign_map(name: str) -> GameMap:
 
 
 def rulebook(settings: Settings) -> RuleBook:
-    return load_rules("daemon_rift", settings.rules)
+    return options.load(settings.rules)
 
 
 class Game:

@@ -9,6 +9,7 @@ opens the orders window of turn 1.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from pbem.mapdata import GameMap
 from pbem.roster import Roster
@@ -116,7 +117,7 @@ def ready_to_start(state: DRState) -> list[str]:
 
 
 def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, fast: bool,
-                 declared: list[str], roster: Roster | None = None) -> list[str]:
+                 declared: list[str], roster: Roster | None = None, rules: RuleBook | None = None) -> list[str]:
     """Record a list the GM approved (DR-LST-9) and return warnings for the GM (DR-LST-3).
 
     A special character or unique magic item declared in another active or shelved
@@ -135,7 +136,7 @@ def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, f
         given = {n.casefold() for n in names}
         names += [n for n in roster_names(roster) if n.casefold() not in given]
         lst.roster = roster
-    warnings = _shared_declarations(state, lst, names)
+    warnings = _shared_declarations(state, lst, guarded_names(rules, lst.roster, names))
     lst.name, lst.artillery, lst.fast, lst.declared, lst.approved = name, artillery, fast, names, True
     if state.phase == PHASE_LISTS and not ready_to_start(state):
         state.phase = PHASE_ORDERS
@@ -145,6 +146,26 @@ def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, f
 def roster_names(roster: Roster) -> list[str]:
     """Special characters (entries tagged `special`) and magic items of a roster (DR-LST-3)."""
     return [e.name for e in roster.entries if e.has("special")] + [i.name for e in roster.entries for i in e.items]
+
+
+def guarded_names(rules: RuleBook | None, roster: Roster, names: Iterable[str]) -> list[str]:
+    """The names DR-LST-3 forbids sharing: special characters unless `lists.share_special_characters`,
+    magic items unless `lists.share_unique_magic_items`. A declared name that is neither in the
+    roster stays guarded unless both may be shared. No rule book: the source rule, both guarded."""
+    share_characters = bool(rules and rules["lists.share_special_characters"])
+    share_items = bool(rules and rules["lists.share_unique_magic_items"])
+    characters = {e.name.casefold() for e in roster.entries if e.has("special")}
+    items = {i.name.casefold() for e in roster.entries for i in e.items}
+
+    def guarded(name: str) -> bool:
+        key = name.casefold()
+        if key in characters:
+            return not share_characters
+        if key in items:
+            return not share_items
+        return not (share_characters and share_items)
+
+    return [n for n in names if guarded(n)]
 
 
 def _shared_declarations(state: DRState, lst: ArmyList, names: list[str]) -> list[str]:

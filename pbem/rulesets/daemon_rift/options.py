@@ -1,0 +1,85 @@
+"""The Daemon Rift rule book, checked where one key depends on another.
+
+`pbem.rulebook` already refuses unknown keys, values of the wrong kind and text
+options outside the choices their comment lists. What no single comment can say
+is checked here, all at once: dice written `NdS`, massacre faces that split the
+die between "eliminated" and "survives", experience tables that give a row for
+every total the experience dice can roll, and the one list per side that the
+battles are built on (DR-LST-5).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.rulebook import RuleBook, RulesError, load_rules
+
+_DICE = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*$")
+
+
+def dice_spec(text: str) -> tuple[int, int]:
+    """`"2d6"` -> (2, 6); raises ValueError for anything else."""
+    found = _DICE.match(str(text))
+    if not found or int(found[1]) < 1 or int(found[2]) < 2:
+        raise ValueError(f"{text!r} is not a dice roll like \"1d6\" or \"2d6\"")
+    return int(found[1]), int(found[2])
+
+
+def load(overrides: Mapping[str, Any] | None = None) -> RuleBook:
+    book = load_rules("daemon_rift", overrides)
+    problems = check(book)
+    if problems:
+        raise RulesError(problems)
+    return book
+
+
+def check(rules: RuleBook) -> list[str]:
+    return _dice(rules) + _massacre(rules) + _experience(rules) + _lists(rules)
+
+
+def _dice(rules: RuleBook) -> list[str]:
+    out = []
+    for key in ("experience.dice", "massacre.die"):
+        try:
+            dice_spec(rules[key])
+        except ValueError as exc:
+            out.append(f"rules: {key!r}: {exc}")
+    return out
+
+
+def _massacre(rules: RuleBook) -> list[str]:
+    """DR-BAT-11: every face either eliminates the massacred army or lets it survive."""
+    try:
+        _, sides = dice_spec(rules["massacre.die"])
+    except ValueError:
+        return []
+    eliminate, survive = set(rules["massacre.eliminate_on"]), set(rules["massacre.survive_on"])
+    faces = set(range(1, sides + 1))
+    if eliminate & survive or eliminate | survive != faces:
+        split = f"the faces 1-{sides} between them, each face in exactly one"
+        return [f"rules: 'massacre.eliminate_on' and 'massacre.survive_on' must split {split}"]
+    return []
+
+
+def _experience(rules: RuleBook) -> list[str]:
+    """DR-EXP-2, DR-EXP-6: a row for every total of the experience dice."""
+    try:
+        count, sides = dice_spec(rules["experience.dice"])
+    except ValueError:
+        return []
+    out = []
+    for key in ("experience.unit_table", "experience.character_table"):
+        rows = rules[key]
+        missing = [t for t in range(count, count * sides + 1) if not any(r["min"] <= t <= r["max"] for r in rows)]
+        if missing:
+            out.append(f"rules: {key!r} has no row for {', '.join(map(str, missing))} "
+                       f"(experience.dice = {rules['experience.dice']!r})")
+    return out
+
+
+def _lists(rules: RuleBook) -> list[str]:
+    if int(rules["lists.lists_per_side_per_battle"]) != 1:
+        return ["rules: 'lists.lists_per_side_per_battle' can only be 1: each side fields one list (DR-LST-5)"]
+    return []
