@@ -9,6 +9,7 @@ import pytest
 
 from pbem.dice import ScriptedDice
 from pbem.reports import render
+from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest.battles import step_b
 from pbem.rulesets.conquest.model import Battle, SetupOrder
 from pbem.schedule import Schedule
@@ -70,10 +71,14 @@ def test_coc_bat_2_smaller_proposal_and_standing_settings() -> None:
     setups = {"ben": [SetupOrder("*", 3000, 200)], "cara": [SetupOrder("B1", 1000)]}
     game, _, _ = step_b(game, setups, RULES, ScriptedDice(), MAP)
     assert game.round.setup("B1").points == 1000 and game.round.setup("B1").army("ben").gold == 200
-    game = state(battles=[land("B1", ["ben"], ["cara"])])
-    game, _, events = step_b(game, {"ben": [SetupOrder("B1", 3000)], "cara": [SetupOrder("B1", 1000)]},
-                             rules(battle={"size_disagreement": "gm"}), ScriptedDice(), MAP, gm_points={})
-    assert game.round.setup("B1").points == 1000 and "until the GM rules" in events[0]
+    differing = {"ben": [SetupOrder("B1", 3000)], "cara": [SetupOrder("B1", 1000)]}
+    gm_rules = rules(battle={"size_disagreement": "gm"})
+    with pytest.raises(GMDecisionNeeded) as asked:
+        step_b(state(battles=[land("B1", ["ben"], ["cara"])]), differing, gm_rules, ScriptedDice(), MAP)
+    assert asked.value.key == "B1-size" and asked.value.options == ["1000", "2000", "3000"]
+    game, _, _ = step_b(state(battles=[land("B1", ["ben"], ["cara"])]), differing, gm_rules, ScriptedDice(), MAP,
+                        decisions={"B1-size": "3000"})
+    assert game.round.setup("B1").points == 3000 and game.round.setup("B1").note == "set by the GM"
     game = state(battles=[land("B1", ["ben"], ["cara"])])
     game, _, _ = step_b(game, {}, RULES, ScriptedDice(), MAP, gm_points={"B1": 2500})
     assert game.round.setup("B1").points == 2500

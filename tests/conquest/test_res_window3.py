@@ -6,6 +6,7 @@ import pytest
 
 from pbem.dice import ScriptedDice
 from pbem.orders import IllegalOrder, InvalidOrder
+from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest.battle_orders import (
     format_result,
     format_setup,
@@ -131,9 +132,16 @@ def test_coc_res_21_single_report_at_the_deadline_and_unreported_battles() -> No
     game = cara_ben()
     game, events = step_c(game, [], RULES, ScriptedDice([2, 4]), final=True)
     assert game.round.outcome("B1").how == "abstract" and "no result by the deadline" in events[0]
-    game = cara_ben()
-    game, _ = step_c(game, [], rules(battle={"unreported_result": "gm"}), ScriptedDice(), final=True)
-    assert game.round.disputed == ["B1"] and open_battles(game)
+    gm_rules = rules(battle={"unreported_result": "gm"})
+    with pytest.raises(GMDecisionNeeded) as asked:
+        step_c(cara_ben(), [], gm_rules, ScriptedDice(), final=True)
+    assert asked.value.key == "B1-result" and "abstract" in asked.value.options
+    game, _ = step_c(cara_ben(), [], gm_rules, ScriptedDice(), final=True,
+                     decisions={"B1-result": "defender_major_victory"})
+    outcome = game.round.outcome("B1")
+    assert (outcome.attacker, outcome.defender, outcome.how) == ("lose", "major_victory", "gm")
+    game, _ = step_c(cara_ben(), [], gm_rules, ScriptedDice([3, 3]), final=True, decisions={"B1-result": "abstract"})
+    assert game.round.outcome("B1").how == "abstract" and game.round.ep
 
 
 @pytest.mark.clause("COC-ABR-1")

@@ -20,7 +20,7 @@ from fractions import Fraction
 SIZE_RULES = ("smaller", "larger", "default", "gm")
 ROUNDINGS = ("down", "up", "nearest")
 GM_RULING = "set by the GM"
-GM_NEEDED = "the proposals differ: the smaller one until the GM rules"
+GM_NEEDED = "the proposals differ: the GM decides"
 
 
 def round_points(value: Fraction, rounding: str = "down") -> int:
@@ -47,7 +47,7 @@ def settle_size(proposals: Sequence[int], default_points: int, disagreement: str
     A GM ruling wins. Equal proposals are used; a single proposal is used; none
     gives `battle.default_points`. Differing proposals follow
     `battle.size_disagreement`: the smaller, the larger, the default size, or
-    "gm", where the smaller stands until the GM rules and the GM is told.
+    "gm": the decision says so (`GM_NEEDED`, smaller figure) and step B asks the GM.
     """
     if gm_points > 0:
         return SizeDecision(gm_points, GM_RULING)

@@ -22,7 +22,10 @@ standing orders reach this step. Step B, battle by battle in ID order:
 GM; `events` are plain lines for the public report. The GM may fix a battle's
 size during window 2 with `SIZE B1 1500` (`gm_size`); his figure beats the
 players' proposals (COC-BAT-2) and is kept under the "gm" key of
-`state.round.setup_orders`.
+`state.round.setup_orders`. With `battle.size_disagreement = "gm"` differing
+proposals stop step B with a question (`pbem.rulesets.base.ask`, key
+`<battle>-size`); the GM's `DECIDE` answer names the size and the stage is
+resolved again with the same dice.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from pbem.dice import Dice
 from pbem.hexmap import HexMap
 from pbem.rulebook import RuleBook
-from pbem.rulesets.base import Report
+from pbem.rulesets.base import Report, ask
 from pbem.rulesets.conquest import abstract, armies, briefing
 from pbem.rulesets.conquest.model import (
     SIDES,
@@ -82,11 +85,21 @@ def _gold_spent(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]]
 
 
 def settle_battle(state: ConquestState, battle: Battle, setups: Mapping[str, Sequence[SetupOrder]],
-                  gold: Mapping[tuple[str, str], int], rules: RuleBook, gm_points: int = 0) -> BattleSetup:
+                  gold: Mapping[tuple[str, str], int], rules: RuleBook, gm_points: int = 0,
+                  decisions: Mapping[str, str] | None = None) -> BattleSetup:
     """Size, shares and army points of one battle."""
     orders = {p: order_for(setups, p, battle.id) for p in battle.players}
-    size = armies.settle_size([o.points for o in orders.values()], int(rules["battle.default_points"]),
-                              rules["battle.size_disagreement"], gm_points)
+    default = int(rules["battle.default_points"])
+    size = armies.settle_size([o.points for o in orders.values()], default, rules["battle.size_disagreement"],
+                              gm_points)
+    if size.how == armies.GM_NEEDED:
+        offered = sorted({o.points for o in orders.values() if o.points > 0})
+        names = {p: e.name for p, e in state.empires.items()}
+        said = ", ".join(f"{names[p]} {o.points}" for p, o in orders.items() if o.points > 0)
+        choice = ask(decisions or {}, f"{battle.id}-size",
+                     f"{battle.id}: the proposed base sizes differ ({said}; battle.size_disagreement = gm). "
+                     "Which size is played?", sorted({*map(str, offered), str(default)}, key=int))
+        size = armies.SizeDecision(int(choice), armies.GM_RULING)
     setup = BattleSetup(battle.id, size.points, note=size.how,
                         abstract=any(o.abstract for o in orders.values()))
     for side in SIDES:
@@ -131,7 +144,7 @@ def roll_abstract(state: ConquestState, battle: Battle, setup: BattleSetup, rule
 
 
 def step_b(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]], rules: RuleBook, dice: Dice,
-           gmap: HexMap, gm_points: Mapping[str, int] | None = None
+           gmap: HexMap, gm_points: Mapping[str, int] | None = None, decisions: Mapping[str, str] | None = None
            ) -> tuple[ConquestState, list[Report], list[str]]:
     """Settle every battle of the round; brief the ones to be fought, roll the abstract ones."""
     events: list[str] = []
@@ -144,11 +157,8 @@ def step_b(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]], rul
     state.round.setups = []
     reports: list[Report] = []
     for battle in state.round.battles:
-        setup = settle_battle(state, battle, setups, gold, rules, gm_points.get(battle.id, 0))
+        setup = settle_battle(state, battle, setups, gold, rules, gm_points.get(battle.id, 0), decisions)
         state.round.setups.append(setup)
-        if setup.note.startswith(armies.GM_NEEDED):
-            events.append(f"{battle.id}: the proposed sizes differ; {setup.points} points stand until the GM "
-                          f"rules (battle.size_disagreement = \"gm\")")
         if setup.abstract:
             outcome = roll_abstract(state, battle, setup, rules, dice,
                                     "abstract resolution requested in the battle setup")

@@ -359,6 +359,7 @@ class RoundState:
     revenue: list[MineRevenue] = field(default_factory=list)
     challenges: list[Challenge] = field(default_factory=list)
     missed_challenges: list[str] = field(default_factory=list)   # silent players who owed one (COC-CHL-15)
+    missed_sea_challenges: list[str] = field(default_factory=list)   # the same at sea (naval.sea_challenge_mandatory)
     team_choice: dict[str, str] = field(default_factory=dict)    # player -> "team" / "individual"
     assaults: list[str] = field(default_factory=list)           # tiles whose siege assault was declared
     battles: list[Battle] = field(default_factory=list)

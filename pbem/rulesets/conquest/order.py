@@ -21,22 +21,24 @@ def rank_empires(state: ConquestState, rules: RuleBook, dice: Dice, round_no: in
     for player in state.active():
         h = holdings(state, player, rules)
         entries[player] = SizeEntry(player, h.size, h.tiles, h.cities, h.castles)
-    keyed = sorted(entries.values(), key=lambda e: (-e.size, -e.cities, -e.castles))
+    steps = [s for s in rules["size.tiebreaks"] if s != "die"]     # checked by rules.load: "die" comes last
+
+    def key(entry: SizeEntry) -> tuple[float, ...]:
+        """Larger first: size, then the counted tie-breaks in `size.tiebreaks` order (COC-ORD-4, -5)."""
+        return (-entry.size, *(-getattr(entry, step) for step in steps))
+
+    keyed = sorted(entries.values(), key=key)
     ranked: list[SizeEntry] = []
     i = 0
     while i < len(keyed):
         j = i
-        while j < len(keyed) and _key(keyed[j]) == _key(keyed[i]):
+        while j < len(keyed) and key(keyed[j]) == key(keyed[i]):
             j += 1
         ranked += roll_off([e.player for e in keyed[i:j]], entries, rules, dice, round_no)
         i = j
     for rank, entry in enumerate(ranked, start=1):
         entry.rank = rank
     return ranked
-
-
-def _key(entry: SizeEntry) -> tuple[float, int, int]:
-    return (entry.size, entry.cities, entry.castles)
 
 
 def roll_off(players: Sequence[str], entries: dict[str, SizeEntry], rules: RuleBook, dice: Dice,

@@ -12,16 +12,20 @@ Pure functions over plain values:
 
 Settings come from `[results]`, `[results.ep]` and `[events]` of
 `rules/conquest.toml` (checked by `conquest.rules.load`) through
-`ResultRules.from_book`.
+`ResultRules.from_book`. Three of them may leave the category to the game
+master ("gm"): `classify` then asks through `decide(key, question, options)`,
+which stops the resolution until the GM answers (`pbem.rulesets.base.ask`);
+without `decide` the question is raised as `GMDecisionNeeded`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest.model import (
     ATTACKER,
     DEFENDER,
@@ -132,30 +136,52 @@ def _drawn(rules: ResultRules, reason: str) -> Outcome:
     return Outcome({s: DRAW for s in SIDES}, {s: False for s in SIDES}, {s: rules.ep[DRAW] for s in SIDES}, reason)
 
 
-def classify(facts: Mapping[str, SideFacts], rules: ResultRules, teams: Sequence[str] = ()) -> Outcome:
+Decide = Callable[[str, str, Sequence[str]], str]
+
+
+def _ask(decide: Decide | None, key: str, question: str, options: Sequence[str]) -> str:
+    if decide is None:
+        raise GMDecisionNeeded(key, question, options)
+    return decide(key, question, options)
+
+
+def classify(facts: Mapping[str, SideFacts], rules: ResultRules, teams: Sequence[str] = (),
+             decide: Decide | None = None) -> Outcome:
     """Sort a land battle's facts into a category per side.
 
     `facts` holds a `SideFacts` for "attacker" and "defender"; `teams` names the
     sides that are teams of two or more, for the killed-general cap.
     """
-    outcome = _uncapped(facts, rules)
+    outcome = _uncapped(facts, rules, decide)
     winner = outcome.winner()
-    if winner and winner in teams and facts[winner].general_killed:
-        return _drawn(rules, "a team general was killed, so the team cannot win: draw (COC-RES-13)")
-    return outcome
+    if not (winner and winner in teams and facts[winner].general_killed):
+        return outcome
+    loser = other_side(winner)
+    cap = rules.team_general_killed_cap
+    if cap == "gm":
+        cap = _ask(decide, "general", f"a general of the {winner} team was killed, so the team cannot win "
+                   f"(COC-RES-13). A draw for both sides, or a draw for the team while the {loser} still loses?",
+                   ("draw", "team_only"))
+        how = "the GM rules"
+    else:
+        how = "results.team_general_killed_cap"
+    if cap == "team_only":
+        return Outcome({winner: DRAW, loser: LOSE}, {s: False for s in SIDES},
+                       {winner: rules.ep[DRAW], loser: rules.ep[LOSE]},
+                       f"a team general was killed, so the team cannot win: a draw for the team, a loss for the "
+                       f"{loser} ({how}; COC-RES-13)")
+    return _drawn(rules, f"a team general was killed, so the team cannot win: draw ({how}; COC-RES-13)")
 
 
-def _uncapped(facts: Mapping[str, SideFacts], rules: ResultRules) -> Outcome:
+def _uncapped(facts: Mapping[str, SideFacts], rules: ResultRules, decide: Decide | None) -> Outcome:
     att, dfn = facts[ATTACKER], facts[DEFENDER]
     quitter = next((s for s in SIDES if facts[s].surrendered), "")
     if quitter:
-        winner = other_side(quitter)
-        return _decided(winner, _victory_category(facts[winner], rules), rules,
-                        f"the {quitter} surrendered: scored as a withdrawal with fewer VP (COC-RES-4)")
-    if att.vp == dfn.vp:
-        return _drawn(rules, "equal victory points: draw (COC-RES-11)")
-    higher = ATTACKER if att.vp > dfn.vp else DEFENDER
+        return _surrender(quitter, facts, rules, decide)
     withdrew = next((s for s in SIDES if facts[s].withdrew), "")
+    if att.vp == dfn.vp:
+        return _equal_vp(withdrew, facts, rules, decide)
+    higher = ATTACKER if att.vp > dfn.vp else DEFENDER
     if withdrew and withdrew == higher:
         return _drawn(rules, f"the {withdrew} withdrew with more victory points: draw (COC-RES-5)")
     if withdrew:
@@ -169,6 +195,41 @@ def _uncapped(facts: Mapping[str, SideFacts], rules: ResultRules) -> Outcome:
                    {higher: rules.no_withdrawal_higher_vp_is_win, lower: False},
                    {higher: rules.no_withdrawal_higher_vp_ep, lower: rules.ep[LOSE]},
                    f"no side withdrew; the {higher} has more victory points (COC-RES-3, COC-RES-6)")
+
+
+def _surrender(quitter: str, facts: Mapping[str, SideFacts], rules: ResultRules, decide: Decide | None) -> Outcome:
+    """COC-RES-4: the side that surrendered loses; `results.surrender` says what the other side scores."""
+    winner = other_side(quitter)
+    if rules.surrender == "gm":
+        category = _ask(decide, "surrender", f"the {quitter} surrendered and loses (COC-RES-4). Which victory "
+                        f"does the {winner} score?", (MINOR, MAJOR, MASSACRE))
+        return _decided(winner, category, rules, f"the {quitter} surrendered; the GM rules it a "
+                        f"{LABELS[category].lower()} (results.surrender = gm)")
+    if rules.surrender == "minor_victory":
+        return _decided(winner, MINOR, rules, f"the {quitter} surrendered: a minor victory "
+                        "(results.surrender = minor_victory, COC-RES-4)")
+    return _decided(winner, _victory_category(facts[winner], rules), rules,
+                    f"the {quitter} surrendered: scored as a withdrawal with fewer VP (COC-RES-4)")
+
+
+def _equal_vp(withdrew: str, facts: Mapping[str, SideFacts], rules: ResultRules, decide: Decide | None) -> Outcome:
+    """COC-RES-11: equal VP is a draw by default; `results.equal_vp` may let a withdrawal decide, or the GM."""
+    mode = rules.equal_vp
+    if mode == "gm":
+        told = f"; the {withdrew} withdrew" if withdrew else "; nobody withdrew"
+        choice = _ask(decide, "equal-vp", f"equal victory points{told} (COC-RES-11). A draw, or which side wins "
+                      "(scored by its own losses)?", ("draw", ATTACKER, DEFENDER))
+        if choice == "draw":
+            return _drawn(rules, "equal victory points: the GM rules a draw (results.equal_vp = gm)")
+        return _decided(choice, _victory_category(facts[choice], rules), rules,
+                        f"equal victory points: the GM rules a win for the {choice} (results.equal_vp = gm)")
+    if mode == "withdrawal_loses" and withdrew:
+        winner = other_side(withdrew)
+        return _decided(winner, _victory_category(facts[winner], rules), rules,
+                        f"the {withdrew} withdrew with equal victory points: scored as fewer VP "
+                        f"(results.equal_vp = withdrawal_loses); the {winner} lost {facts[winner].lost} of break "
+                        f"point {facts[winner].break_point}")
+    return _drawn(rules, "equal victory points: draw (COC-RES-11)")
 
 
 def decided_outcome(winner: str, category: str, rules: ResultRules, reason: str) -> Outcome:

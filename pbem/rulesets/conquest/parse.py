@@ -14,7 +14,10 @@ Window 1 (campaign orders), one line per entry, in order of preference:
     CHALLENGE Phil no_break        only_if_unchallenged, no_join, no_break (COC-CHL-14)
     STANDING individual            team | individual, if several challenge you (COC-CHL-16)
     SEA CHALLENGE Cara             naval module (COC-NAV-3)
-    ASSAULT T50                    siege module: assault a siege you are running (COC-SIE-9)
+    ASSAULT T50                    siege module: assault a siege you are running (COC-SIE-9); once
+                                   per line, up to `siege.assaults_per_round` lines per siege
+    CONSENT Anna                   siege module with `siege.assault_needs_consent`: who may assault
+                                   your besieged castles and cities this round
     BATTLE ALL SIZE 2000 GOLD 50   standing battle settings when there is no window 2 (COC-TRN-5)
 
 Window 4 (conquest and build), one action per line, alternates after ELSE:
@@ -49,11 +52,12 @@ from pbem.rulesets.conquest.model import (
 )
 from pbem.rulesets.conquest.rules import event_names
 from pbem.rulesets.conquest.spending import VERBS, Action
+from pbem.rulesets.conquest.tiles import has_sea
 from pbem.tomlio import from_data, to_data
 
 LIMITS = ("only_if_unchallenged", "no_join", "no_break")
 CHOICES = ("team", "individual")
-WINDOW1_WORDS = ("EVENT", "CHALLENGE", "STANDING", "SEA", "ASSAULT", "BATTLE")
+WINDOW1_WORDS = ("EVENT", "CHALLENGE", "STANDING", "SEA", "ASSAULT", "CONSENT", "BATTLE")
 WINDOW4_WORDS = (*[v.upper() for v in VERBS], "CONSENT")
 
 
@@ -192,7 +196,6 @@ def format_challenge(reader: Reader, entry: ChallengeEntry, sea: bool = False) -
 def parse_campaign(reader: Reader, lines: Sequence[tuple[int, str]], setup_window: bool) -> Parsed:
     payload: dict[str, Any] = {"events": [], "challenges": [], "sea": [], "assaults": []}
     battle_lines: list[tuple[int, str]] = []
-    naval = bool(reader.rules["naval.enabled"]) and reader.player in reader.rules["naval.players"]
 
     def handle(no: int, line: str) -> str:
         word, _, rest = line.partition(" ")
@@ -206,8 +209,7 @@ def parse_campaign(reader: Reader, lines: Sequence[tuple[int, str]], setup_windo
             payload["challenges"].append(to_data(target))
             return format_challenge(reader, target)
         if verb == "SEA":
-            if not naval:
-                raise IllegalOrder("you are not a naval player in this campaign (naval.players)")
+            sea_allowed(reader)
             at_sea = parse_challenge(reader, re.sub(r"^\s*challenge\s+", "", rest, flags=re.IGNORECASE))
             payload["sea"].append(to_data(at_sea))
             return format_challenge(reader, at_sea, sea=True)
@@ -219,6 +221,8 @@ def parse_campaign(reader: Reader, lines: Sequence[tuple[int, str]], setup_windo
             return f"STANDING {choice}"
         if verb == "ASSAULT":
             return assault(reader, rest, payload)
+        if verb == "CONSENT":
+            return assault_consent(reader, rest, payload)
         if verb == "BATTLE":
             if setup_window:
                 raise IllegalOrder("battle settings are sent in the battle setup window, after the battle list")
@@ -231,7 +235,7 @@ def parse_campaign(reader: Reader, lines: Sequence[tuple[int, str]], setup_windo
         standing = battle_orders.parse_setup(reader.state, reader.player, battle_lines, reader.rules)
         problems += standing.problems
         payload.update(standing.payload)
-    payload = {k: v for k, v in payload.items() if v}
+    payload = {k: v for k, v in payload.items() if v or k == "assault_consent"}
     return Parsed(payload=payload, accepted=accepted, problems=sorted(problems, key=lambda p: p.line_no))
 
 
@@ -249,9 +253,36 @@ def assault(reader: Reader, rest: str, payload: dict[str, Any]) -> str:
     siege = reader.state.siege_at(tile)
     if siege is None or siege.besieger != reader.player:
         raise IllegalOrder(f"you are not besieging {reader.gmap.label(tile)}")
-    if tile not in payload["assaults"]:
-        payload["assaults"].append(tile)
+    limit = int(reader.rules["siege.assaults_per_round"])
+    if payload["assaults"].count(tile) >= limit:
+        raise IllegalOrder(f"at most {limit} assault(s) per siege and round (siege.assaults_per_round); "
+                           f"{tile} is already listed")
+    payload["assaults"].append(tile)
     return f"ASSAULT {tile}"
+
+
+def sea_allowed(reader: Reader) -> None:
+    """COC-NAV-1: sea challenges need the naval module, a naval player, and a map with sea."""
+    rules = reader.rules
+    if not rules["naval.enabled"]:
+        raise IllegalOrder("naval operations are not used in this campaign (naval.enabled), so there are no "
+                           "sea challenges")
+    if not has_sea(reader.gmap):
+        raise IllegalOrder(f"the map {reader.gmap.name!r} has no sea, so there are no sea challenges (COC-NAV-1)")
+    if reader.player not in rules["naval.players"]:
+        raise IllegalOrder("you are not a naval player in this campaign (naval.players)")
+
+
+def assault_consent(reader: Reader, rest: str, payload: dict[str, Any]) -> str:
+    """Window 1 with `siege.assault_needs_consent`: the besiegers who may assault you this round."""
+    if not reader.rules["siege.enabled"]:
+        raise IllegalOrder("sieges are not used in this campaign (siege.enabled)")
+    if not reader.rules["siege.assault_needs_consent"]:
+        raise IllegalOrder("siege assaults need no consent in this campaign (siege.assault_needs_consent = false); "
+                           "CONSENT belongs in the conquest window")
+    allowed = [reader.who(n) for n in _split(rest)]
+    payload["assault_consent"] = allowed
+    return "CONSENT " + (", ".join(reader.name(p) for p in allowed) or "nobody")
 
 
 def event_lists(payloads: Mapping[str, Mapping[str, Any]]) -> dict[str, list[EventEntry]]:

@@ -36,7 +36,7 @@ from pbem.rulesets.conquest.model import (
     SetupOrder,
 )
 from pbem.rulesets.conquest.rules import event_names
-from pbem.rulesets.conquest.spending import Action, Phase, run_spending
+from pbem.rulesets.conquest.spending import Action, Phase, may_plunder, run_spending
 from pbem.tomlio import from_data
 
 KIND_LABELS = {LAND: "land battle", TEAM: "team land battle", SIEGE: "siege assault", SEA: "sea battle"}
@@ -74,6 +74,8 @@ def canonical(state: ConquestState, gmap: HexMap, rules: RuleBook, player: str,
     if payload.get("standing"):
         lines.append(f"STANDING {payload['standing']}")
     lines += [f"ASSAULT {t}" for t in payload.get("assaults", [])]
+    if "assault_consent" in payload:
+        lines.append("CONSENT " + (", ".join(payload["assault_consent"]) or "nobody"))
     lines += [battle_orders.format_setup(from_data(SetupOrder, s)) for s in payload.get("setup", {}).values()]
     for report in battle_orders.result_reports(payload):
         battle = state.round.battle(report.battle)
@@ -118,7 +120,8 @@ def help_text(window: str) -> str:
                     "legal city is left).",
         W_CAMPAIGN: "EVENT <event> [-> player] [: building tile, ...] one per line, best first; CHALLENGE <player> "
                     "[only_if_unchallenged] [no_join] [no_break] one per line, best first; STANDING team|individual; "
-                    "SEA CHALLENGE <player> (naval players); ASSAULT <tile> (sieges you run).",
+                    "SEA CHALLENGE <player> (naval players); ASSAULT <tile> (sieges you run); CONSENT <players> "
+                    "(who may assault you, when assaults need consent).",
         W_SETUP: "<battle> SIZE <points> GOLD <0-200> SHARE <points> [ABSTRACT] [STANDIN <name>], one line per "
                  "battle (ALL for every battle).",
         W_RESULTS: "RESULT <battle> WITHDREW none|attacker|defender VP a-d BP a-d LOST a-d [SURRENDER side] "
@@ -182,6 +185,7 @@ def context(state: ConquestState, gmap: HexMap, rules: RuleBook, section: str) -
         "challenges": [{"challenger": name[c.challenger], "target": name[c.target], "sea": c.sea, "note": c.note}
                        for c in rnd.challenges],
         "missed": [name[p] for p in rnd.missed_challenges],
+        "missed_sea": [name[p] for p in rnd.missed_sea_challenges],
         "battles": [battle_line(state, b) for b in rnd.battles],
         "setups": [{"battle": s.battle, "points": s.points, "note": s.note, "abstract": s.abstract,
                     "armies": [{"name": name[a.player], "share": a.share, "largest": a.largest_bonus, "gold": a.gold,
@@ -239,13 +243,14 @@ def private_context(state: ConquestState, gmap: HexMap, rules: RuleBook, player:
         t = state.tiles[tile]
         if not t.owner and phase.reachable(player, tile):
             claim.append(f"{gmap.label(tile)}: {phase.claim_cost(player, tile)} EP")
-        elif t.owner in beaten:
-            if phase.reachable(player, tile):
-                fort = int(rules["spending.extra.fortified_conquer"]) if t.building in FORTIFIED else 0
-                cost = phase.conquer_cost(player, tile, t.owner, int(rules["spending.costs.conquer"]), fort)
-                conquer.append(f"{gmap.label(tile)} of {state.empires[t.owner].name}: {cost} EP")
-            if t.building not in rules["plunder.blocked_by"] and not state.siege_at(tile):
-                plunder.append(f"{gmap.label(tile)} of {state.empires[t.owner].name}")
+            continue
+        if t.owner in beaten and phase.reachable(player, tile):
+            fort = int(rules["spending.extra.fortified_conquer"]) if t.building in FORTIFIED else 0
+            cost = phase.conquer_cost(player, tile, t.owner, int(rules["spending.costs.conquer"]), fort)
+            conquer.append(f"{gmap.label(tile)} of {state.empires[t.owner].name}: {cost} EP")
+        if (may_plunder(state, rules, player, t.owner) and t.building not in rules["plunder.blocked_by"]
+                and not state.siege_at(tile)):
+            plunder.append(f"{gmap.label(tile)} of {state.empires[t.owner].name}")
     return {
         "name": emp.name, "treasury": emp.treasury, "carried_ep": emp.carried_ep, "out": emp.eliminated,
         "round": state.round.number, "window": state.round.window,

@@ -15,8 +15,15 @@ of each player's payload); GM rulings already in `state.round.reports` (reporter
 3. the players' reports: all agreeing and from both sides: accepted; differing:
    to the GM (COC-RES-20); from one side only: accepted at the deadline
    (`results.single_report_accept`, COC-RES-21);
-4. none at the deadline: abstract resolution, or the GM under
-   `battle.unreported_result = "gm"` (COC-RES-21).
+4. none at the deadline: abstract resolution, or under
+   `battle.unreported_result = "gm"` the GM's answer to a question (COC-RES-21).
+
+`decisions` are the GM's answers for this stage (`Context.decisions`): where a
+rule option leaves a call to the GM (`battle.unreported_result`,
+`results.surrender`, `results.equal_vp`, `results.team_general_killed_cap` set
+to "gm"), step C asks with `pbem.rulesets.base.ask`, which holds the stage until
+the GM answers `DECIDE <battle>-<what> <choice>`; the stage is then resolved
+again with the same dice.
 
 `final` is true at the window-3 deadline (or when every side has reported).
 While a battle is still open (`open_battles`) step C stops there, and
@@ -30,11 +37,12 @@ after each one (COC-WIN-5). Step D uses the `EPAward`s and `Win`s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pbem.dice import Dice
 from pbem.orders import OrderProblem
 from pbem.rulebook import RuleBook
+from pbem.rulesets.base import GMDecisionNeeded, ask
 from pbem.rulesets.conquest import battle_orders, battles, empire, naval, siege
 from pbem.rulesets.conquest.model import (
     ATTACKER,
@@ -57,9 +65,11 @@ from pbem.rulesets.conquest.model import (
     EPAward,
     ResultReport,
     Win,
+    other_side,
 )
 from pbem.rulesets.conquest.outcomes import (
     LABELS,
+    Decide,
     ResultRules,
     classify,
     facts_from_report,
@@ -72,7 +82,15 @@ GM = "gm"
 
 # -- settling results ----------------------------------------------------------------
 
-def outcome_from_report(battle: Battle, report: ResultReport, rules: ResultRules, how: str) -> BattleOutcome:
+def asker(decisions: Mapping[str, str], battle: Battle) -> Decide:
+    """Questions about one battle for the GM, keyed `<battle>-<what>` (e.g. `B2-surrender`)."""
+    def decide(key: str, question: str, options: Sequence[str]) -> str:
+        return ask(decisions, f"{battle.id}-{key}", f"{battle.id}: {question}", options)
+    return decide
+
+
+def outcome_from_report(battle: Battle, report: ResultReport, rules: ResultRules, how: str,
+                        decide: Decide | None = None) -> BattleOutcome:
     """The categories a report's facts give (COC-RES-2..14; siege and sea by their winner)."""
     if battle.kind in (SIEGE, SEA):
         if report.winner in SIDES:
@@ -81,7 +99,7 @@ def outcome_from_report(battle: Battle, report: ResultReport, rules: ResultRules
             cats = {ATTACKER: DRAW, DEFENDER: DRAW}
         return BattleOutcome(battle.id, cats[ATTACKER], cats[DEFENDER], how=how)
     teams = [s for s in SIDES if battle.team_side(s)]
-    verdict = classify(facts_from_report(report), rules, teams)
+    verdict = classify(facts_from_report(report), rules, teams, decide)
     return BattleOutcome(battle.id, verdict.categories[ATTACKER], verdict.categories[DEFENDER], how=how,
                          note=verdict.reason)
 
@@ -90,13 +108,15 @@ def _reports_for(state: ConquestState, battle: Battle) -> list[ResultReport]:
     return [r for r in state.round.reports if r.battle == battle.id]
 
 
-def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, final: bool) -> str:
+def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, final: bool,
+            decisions: Mapping[str, str]) -> str:
     """Settle one battle if its reports allow; returns why it is still open ("" when settled or waiting)."""
     rr = ResultRules.from_book(rules)
+    decide = asker(decisions, battle)
     got = _reports_for(state, battle)
     ruling = next((r for r in reversed(got) if r.reporter == GM and not r.abstract), None)
     if ruling:
-        state.round.outcomes.append(outcome_from_report(battle, ruling, rr, "gm"))
+        state.round.outcomes.append(outcome_from_report(battle, ruling, rr, "gm", decide))
         return ""
     asked = [r for r in got if r.abstract]
     if asked:
@@ -109,7 +129,7 @@ def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, f
     sides = {battle.side_of(r.reporter) for r in players}
     if players and (sides >= set(SIDES) or (final and rules["results.single_report_accept"])):
         how = "reported" if sides >= set(SIDES) else "single report"
-        state.round.outcomes.append(outcome_from_report(battle, players[0], rr, how))
+        state.round.outcomes.append(outcome_from_report(battle, players[0], rr, how, decide))
         return ""
     if not final:
         return ""
@@ -118,7 +138,32 @@ def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, f
     if rules["battle.unreported_result"] == "abstract":
         battles.roll_abstract(state, battle, _setup(state, battle), rules, dice, "no result by the deadline, so abstract resolution")
         return ""
-    return "no result was reported (battle.unreported_result = \"gm\")"
+    unreported(state, battle, rules, dice, decide)
+    return ""
+
+
+def unreported(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, decide: Decide) -> None:
+    """`battle.unreported_result = "gm"`: nobody reported by the deadline, so the GM says how the
+    battle ends: abstract resolution, or a result he names (COC-RES-21)."""
+    names = {p: e.name for p, e in state.empires.items()}
+    sides = " against ".join(" and ".join(names[p] for p in battle.members(s)) for s in SIDES)
+    if battle.kind in (SIEGE, SEA):
+        options = ["abstract", "draw", ATTACKER, DEFENDER]
+    else:
+        options = ["abstract", "draw", *(f"{s}_{c}" for s in SIDES for c in VICTORIES)]
+    choice = decide("result", f"nobody reported the result of {battle.kind} battle {sides} by the deadline "
+                    "(battle.unreported_result = gm). Settle it by abstract resolution, or name the result "
+                    "(winner_category).", options)
+    if choice == "abstract":
+        battles.roll_abstract(state, battle, _setup(state, battle), rules, dice,
+                              "no result by the deadline; the GM orders abstract resolution")
+        return
+    cats = {s: DRAW for s in SIDES}
+    if choice != "draw":
+        winner, _, category = choice.partition("_")
+        cats = {winner: category or MINOR, other_side(winner): LOSE}
+    state.round.outcomes.append(BattleOutcome(battle.id, cats[ATTACKER], cats[DEFENDER], how="gm",
+                                              note=f"no result by the deadline; the GM rules: {choice}"))
 
 
 def _setup(state: ConquestState, battle: Battle) -> BattleSetup:
@@ -126,7 +171,7 @@ def _setup(state: ConquestState, battle: Battle) -> BattleSetup:
 
 
 def settle(state: ConquestState, reports: Sequence[ResultReport], rules: RuleBook, dice: Dice,
-           final: bool) -> list[str]:
+           final: bool, decisions: Mapping[str, str] | None = None) -> list[str]:
     """Fold the window's reports in and settle what can be settled; returns the open battles' reasons."""
     kept = [r for r in state.round.reports if r.reporter == GM]
     state.round.reports = kept + [r for r in reports if r.reporter != GM]
@@ -135,7 +180,7 @@ def settle(state: ConquestState, reports: Sequence[ResultReport], rules: RuleBoo
     for battle in state.round.battles:
         if state.round.outcome(battle.id):
             continue
-        why = _decide(state, battle, rules, dice, final)
+        why = _decide(state, battle, rules, dice, final, decisions or {})
         if why:
             state.round.disputed.append(battle.id)
             waiting.append(f"{battle.id}: {why}")
@@ -184,7 +229,10 @@ def describe(state: ConquestState, rules: RuleBook) -> Callable[[ResultReport, B
     def meaning(report: ResultReport, battle: Battle) -> str:
         if report.abstract or battle.kind in (SIEGE, SEA):
             return ""
-        outcome = outcome_from_report(battle, report, rr, "reported")
+        try:
+            outcome = outcome_from_report(battle, report, rr, "reported")
+        except GMDecisionNeeded:
+            return "the game master rules on the category (a rule option leaves it to him)"
         return "; ".join(f"{side} {LABELS[outcome.category(side)].lower()}" for side in SIDES)
     return meaning
 
@@ -250,15 +298,15 @@ def beaten(state: ConquestState, rules: RuleBook) -> list[Win]:
 
 
 def step_c(state: ConquestState, reports: Sequence[ResultReport], rules: RuleBook, dice: Dice,
-           final: bool = True, victory: Callable[[ConquestState, str], bool] | None = None
-           ) -> tuple[ConquestState, list[str]]:
+           final: bool = True, victory: Callable[[ConquestState, str], bool] | None = None,
+           decisions: Mapping[str, str] | None = None) -> tuple[ConquestState, list[str]]:
     """Settle the results; once all are in, award EP and apply sieges and Naval Advantage.
 
     `victory(state, player)` is asked after each successful assault; by default
     the size check of `empire.size_victory` declares the winner (COC-WIN-5)."""
     victory = victory or (lambda s, p: siege_victory(s, p, rules))
     before = {o.battle for o in state.round.outcomes}
-    waiting = settle(state, reports, rules, dice, final)
+    waiting = settle(state, reports, rules, dice, final, decisions)
     events = [f"{o.battle}: {o.note}" for o in state.round.outcomes if o.how == "abstract" and o.battle not in before]
     if open_battles(state):
         return state, events + [f"waiting for {w}" for w in waiting]

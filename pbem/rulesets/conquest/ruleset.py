@@ -57,12 +57,13 @@ TITLES = {W_CAPITALS: "capital picks (window S)", W_CAMPAIGN: "campaign orders (
 class Game:
     """The stored game dict as typed objects, and back."""
 
-    def __init__(self, data: Mapping[str, Any], settings: Settings) -> None:
+    def __init__(self, data: Mapping[str, Any], settings: Settings, decisions: Mapping[str, str] | None = None) -> None:
         self.data = copy.deepcopy(dict(data))
         self.settings = settings
+        self.decisions: Mapping[str, str] = decisions or {}      # the GM's answers for this stage
         self.state = from_data(ConquestState, self.data["conquest"])
-        self.gmap: HexMap = campaign_map(settings.map)
         self.rules: RuleBook = rulesmod.load(settings.rules)
+        self.gmap: HexMap = campaign_map(settings.map, self.rules)
 
     def dump(self) -> dict[str, Any]:
         self.data["conquest"] = to_data(self.state)
@@ -88,7 +89,7 @@ class Conquest(Ruleset):
     def create(self, settings: Settings) -> dict[str, Any]:
         rules = rulesmod.load(settings.rules)
         players = [(p.id, p.name, p.faction_name or p.name) for p in settings.players]
-        state = setup.new_state(campaign_map(settings.map), rules, players)
+        state = setup.new_state(campaign_map(settings.map, rules), rules, players)
         state.round = RoundState(number=1, window=W_CAPITALS)
         return {"conquest": to_data(state)}
 
@@ -163,7 +164,7 @@ class Conquest(Ruleset):
 
     # -- resolving ----------------------------------------------------------------------
     def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
-        game = Game(ctx.game, ctx.settings)
+        game = Game(ctx.game, ctx.settings, ctx.decisions)
         out = Resolution(game={})
         window = game.window
         if window == W_CAPITALS:
@@ -246,7 +247,9 @@ class Conquest(Ruleset):
         choices = {p: s["standing"] for p, s in subs.items() if "standing" in s}
         assaults = {p: s["assaults"] for p, s in subs.items() if "assaults" in s}
         sea = cparse.challenge_lists(subs, "sea") if challenges.naval_on(state, game.rules) else {}
-        challenges.run_challenges(state, game.rules, cparse.challenge_lists(subs), sea, assaults, choices, dice)
+        consent = {p: s["assault_consent"] for p, s in subs.items() if "assault_consent" in s}
+        challenges.run_challenges(state, game.rules, cparse.challenge_lists(subs), sea, assaults, choices, dice,
+                                  consent)
         out.reports.append(reporting.public(game, "campaign", "Events, revenue and the battle list", dice))
         out.reports += reporting.privates(game, "campaign")
 
@@ -257,7 +260,8 @@ class Conquest(Ruleset):
                   if s}
         if not game.state.round.battles:
             return
-        _, briefings, lines = battles.step_b(game.state, setups, game.rules, dice, game.gmap)
+        _, briefings, lines = battles.step_b(game.state, setups, game.rules, dice, game.gmap,
+                                             decisions=game.decisions)
         game.state.round.log += lines
         out.reports += briefings
         out.reports.append(reporting.public(game, "setup", "Battle setup", dice))
@@ -269,7 +273,7 @@ class Conquest(Ruleset):
         fresh = {(r.battle, r.reporter) for r in new}
         kept = [r for r in state.round.reports if r.reporter in state.empires and (r.battle, r.reporter) not in fresh]
         reports = kept + new      # reports from before a GM ruling still count
-        _, lines = results.step_c(state, reports, game.rules, dice, final=True)
+        _, lines = results.step_c(state, reports, game.rules, dice, final=True, decisions=game.decisions)
         state.round.log += lines
         if results.open_battles(state):
             out.gm_alerts += results.gm_alerts(state)

@@ -31,16 +31,35 @@ class CapitalWish:
 
 def new_state(gmap: HexMap, rules: RuleBook, players: Sequence[tuple[str, str, str]]) -> ConquestState:
     """The map as drawn, nobody holding anything yet; `players` are (id, name, colour)."""
+    ids = [pid for pid, _, _ in players]
     problems = tilesmod.check_players(gmap, len(players), rules)
+    problems += [f"setup.capital_order names {p!r}, who is not a player" for p in rules["setup.capital_order"]
+                 if p not in ids]
+    problems += naval_problems(gmap, rules, ids)
     if problems:
         raise ValueError("; ".join(problems))
     state = ConquestState()
+    if len(players) < int(rules["campaign.recommended_players"]):
+        state.round.log.append(f"{len(players)} players: the rules recommend {rules['campaign.recommended_players']} "
+                               "or more (COC-GEN-1), but the campaign can be played")
     for ident in tilesmod.land_tiles(gmap):
         state.tiles[ident] = TileState("", gmap.tiles[ident].building)
     for pid, name, colour in players:
         state.empires[pid] = Empire(pid, name, colour, treasury=int(rules["setup.starting_gold"]),
                                     carried_ep=int(rules["setup.starting_carry_ep"]))
     return state
+
+
+def naval_problems(gmap: HexMap, rules: RuleBook, players: Sequence[str]) -> list[str]:
+    """COC-NAV-1: naval players are campaign players, at least two of them, on a map with sea."""
+    if not rules["naval.enabled"]:
+        return []
+    problems = [f"naval.players names {p!r}, who is not a player" for p in rules["naval.players"] if p not in players]
+    if len(set(rules["naval.players"])) < 2:
+        problems.append("naval.enabled needs at least 2 players in naval.players (COC-NAV-1)")
+    if not tilesmod.has_sea(gmap):
+        problems.append(f"naval.enabled needs a map with sea; {gmap.name!r} has none (COC-NAV-1)")
+    return problems
 
 
 def pick_order(state: ConquestState, rules: RuleBook, dice: Dice) -> list[str]:

@@ -252,11 +252,13 @@ class Phase:
         """COC-BLD-2, -4..10, -12: on an empty tile he controls; a city only on his castle."""
         self.own_unbesieged(player, action.tile)
         tile = self.state.tiles[action.tile]
+        needs = self.rules["buildings.city.requires"]
         if action.building == "city":
-            if tile.building != "castle":
-                raise Treasury(f"a city needs a castle on {self.label(action.tile)}")
+            if tile.building != needs:
+                raise Treasury(f"a city needs a {needs} on {self.label(action.tile)}")
         elif tile.building:
-            raise Treasury(f"{self.label(action.tile)} already has a {tile.building} (use replace)")
+            raise Treasury(f"{self.label(action.tile)} already has a {tile.building}; a tile holds "
+                           f"{self.rules['buildings.max_per_tile']} building (buildings.max_per_tile); use replace")
         self.put(player, action, "build")
 
     def do_replace(self, player: str, action: Action) -> None:
@@ -267,8 +269,9 @@ class Phase:
             raise Treasury(f"{self.label(action.tile)} has no building to replace (use build)")
         if tile.building == action.building:
             raise Treasury(f"{self.label(action.tile)} already has a {tile.building}")
-        if action.building == "city" and tile.building != "castle":
-            raise Treasury(f"a city needs a castle on {self.label(action.tile)}")
+        needs = self.rules["buildings.city.requires"]
+        if action.building == "city" and tile.building != needs:
+            raise Treasury(f"a city needs a {needs} on {self.label(action.tile)}")
         self.put(player, action, "replace")
 
     def put(self, player: str, action: Action, cost: str) -> None:
@@ -317,17 +320,25 @@ class Phase:
         return max(0, self.state.empires[victim].treasury - guard)
 
     def do_plunder(self, player: str, action: Action) -> None:
-        """COC-SPD-16..18: needs a win, no adjacency; one per win against that owner."""
+        """COC-SPD-16..18: needs a win (`plunder.requires_win`), no adjacency; one per win against that
+        owner. Without the win requirement a victim counts as beaten once, so the limit still holds."""
         tile = self.state.tiles[action.tile]
-        owner = self.owner_beaten(player, action.tile, "plunder")
+        if self.rules["plunder.requires_win"]:
+            owner = self.owner_beaten(player, action.tile, "plunder")
+        else:
+            owner = tile.owner
+            if not owner or owner == player:
+                raise Treasury(f"{self.label(action.tile)} is not another player's tile")
         if tile.building in self.rules["plunder.blocked_by"]:
             raise Treasury(f"{self.label(action.tile)} has a {tile.building} and cannot be plundered")
         if self.rules["plunder.requires_adjacency"] and not self.adjacent(player, action.tile):
             raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
         per_win = int(self.rules["plunder.limit_per_win"])
         used = self.plunders.get((player, owner), 0)
-        if per_win and used >= per_win * self.state.round.wins_against(player, owner):
-            raise Treasury(f"you already plundered {owner} once for each battle you won against him")
+        if per_win and used >= per_win * plunder_wins(self.state, self.rules, player, owner):
+            if self.rules["plunder.requires_win"]:
+                raise Treasury(f"you already plundered {owner} once for each battle you won against him")
+            raise Treasury(f"you already plundered {owner} {used} time(s) this round (plunder.limit_per_win)")
         self.pay(player, int(self.rules["spending.costs.plunder"]))
         self.plunders[(player, owner)] = used + 1
         if tile.building in self.rules["plunder.removes_buildings"]:
@@ -348,6 +359,18 @@ class Phase:
         if size_victory(self.state, player, gain, self.rules):
             declare_winner(self.state, player, f"{what} and reaches the victory size "
                                                f"{self.rules['victory.target_size']}")
+
+
+def plunder_wins(state: ConquestState, rules: RuleBook, player: str, owner: str) -> int:
+    """How many wins the plunder limit counts against `owner` (COC-SPD-18): the real ones, and
+    at least one when `plunder.requires_win` is false."""
+    wins = state.round.wins_against(player, owner)
+    return wins if rules["plunder.requires_win"] else max(1, wins)
+
+
+def may_plunder(state: ConquestState, rules: RuleBook, player: str, owner: str) -> bool:
+    """Whether `player` may plunder tiles of `owner` at all this round (COC-SPD-16)."""
+    return bool(owner) and owner != player and plunder_wins(state, rules, player, owner) > 0
 
 
 def run_spending(state: ConquestState, gmap: HexMap, rules: RuleBook, orders: Mapping[str, Sequence[Sequence[Action]]],

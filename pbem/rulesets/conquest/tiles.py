@@ -9,6 +9,7 @@ for the players (COC-SET-1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,29 +17,37 @@ from pbem.hexmap import HexMap, load_hexmap
 from pbem.mapdata import MapError
 from pbem.rulebook import RULES_DIR, RuleBook
 from pbem.rulesets.conquest.model import BUILDINGS, OBJECTIVES
+from pbem.rulesets.conquest.rules import load as load_rules
 
-SEA = "sea"
-LAND_TERRAINS = ("countryside", "wood", "river", "mountain", "shore", "marsh")
+SEA = "sea"                     # the map format's sea terrain (`terrain.sea`, fixed)
+
+
+def campaign_map(name: str, rules: RuleBook | None = None) -> HexMap:
+    """A ready-made map from rules/maps by name, or a map file by path, checked against the
+    land terrains of `terrain.types` (the shipped rules when `rules` is None)."""
+    book = rules if rules is not None else load_rules()
+    return _campaign_map(name, tuple(book["terrain.types"]))
 
 
 @lru_cache(maxsize=16)
-def campaign_map(name: str) -> HexMap:
-    """A ready-made map from rules/maps by name, or a map file by path."""
+def _campaign_map(name: str, terrains: tuple[str, ...]) -> HexMap:
     path = Path(name) if name.endswith(".toml") else RULES_DIR / "maps" / f"{name}.toml"
     gmap = load_hexmap(path)
-    problems = check(gmap)
+    problems = check(gmap, terrains)
     if problems:
         raise MapError(str(path), problems)
     return gmap
 
 
-def check(gmap: HexMap) -> list[str]:
-    """Every conquest-specific problem of a map (COC-SET-2, COC-SET-3, COC-BLD-1)."""
+def check(gmap: HexMap, terrains: Sequence[str]) -> list[str]:
+    """Every conquest-specific problem of a map (COC-SET-2, COC-SET-3, COC-BLD-1); `terrains` are the
+    land terrains the rules know (`terrain.types`)."""
     problems = []
+    known = (*terrains, SEA)
     for tile in gmap.tiles.values():
-        bad = [t for t in tile.terrains if t not in (*LAND_TERRAINS, SEA)]
+        bad = [t for t in tile.terrains if t not in known]
         if bad:
-            problems.append(f"tile {tile.id}: terrain {bad[0]!r} is not one of {', '.join((*LAND_TERRAINS, SEA))}")
+            problems.append(f"tile {tile.id}: terrain {bad[0]!r} is not one of {', '.join(known)} (terrain.types)")
         if SEA in tile.terrains and (len(tile.terrains) > 1 or tile.building or tile.objective):
             problems.append(f"tile {tile.id}: a sea area has no other terrain, building or objective")
         if tile.building and tile.building not in BUILDINGS:
