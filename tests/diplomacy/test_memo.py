@@ -56,3 +56,10 @@ def test_memo_that_outgrows_its_limit_starts_afresh() -> None:
 def test_power_and_province_names_are_remembered_after_a_first_lookup() -> None:
     assert BOARD.power("french") == "France" and BOARD.power("french") == "France"
     assert BOARD.province("Mid-Atlantic") == "MAO" and BOARD.province("Mid-Atlantic") == "MAO"
+
+
+def test_forgotten_readings_are_read_again_to_the_same_order() -> None:
+    first = Order.parse("F NTH C A LON - BEL", BOARD)
+    BOARD.forget_readings()
+    again = Order.parse("F NTH C A LON - BEL", BOARD)
+    assert again is not first and again == first

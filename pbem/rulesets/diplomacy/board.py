@@ -105,6 +105,12 @@ class Board:
             found = self._memo[table] = {}
         return found
 
+    def forget_readings(self) -> None:
+        """Empty every memo of player text (to time reading from cold)."""
+        self._memo.clear()
+        self._powers.clear()
+        self._places.clear()
+
     def power(self, text: str) -> str:
         """The power a player's text names (name or adjective, any case); raises InvalidOrder."""
         found = self._powers.get(text)
