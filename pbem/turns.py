@@ -136,7 +136,7 @@ def rollback(camp: Campaign) -> int:
     turn = int(camp.state.get("stage", {}).get("turn", 1))
     target = turn - 1
     start = camp.history(target) / "start.toml"
-    if target < 1 or not start.exists():
+    if target < 0 or not start.exists():        # a ruleset's setup may be turn 0
         raise ValueError(f"no earlier turn to roll back to (now at turn {turn})")
     journal = camp.state.get("journal", {})
     camp.state = read_toml(start)
