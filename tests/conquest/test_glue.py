@@ -118,3 +118,25 @@ def test_status_lists_holdings_and_treasury(tmp_path: Path) -> None:
     resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
     status = RULESET.status(Context(camp.settings, camp.state["game"], T0), camp.settings.player("anna"))
     assert status["control"] == ["T3 (Coldharbour) (city)"] and status["treasury"] == 40 and status["tokens"] == []
+
+
+@pytest.mark.clause("COC-TRN-6", "COC-SET-8")
+def test_capital_picks_are_turn_0_so_rollback_from_round_1_returns_to_them(tmp_path: Path) -> None:
+    from pbem.engine import tick
+
+    camp = campaign(tmp_path, {"setup": {"capital_order": ["cara", "anna", "ben"]}})
+    assert stage(camp).turn == 0 and stage(camp).title == "Setup: capital picks (window S)"
+    camp.state["stage"]["force"] = True                     # nobody sends a pick: random legal cities
+    camp.save()
+    tick(tmp_path, T0 + timedelta(minutes=5))
+    camp = Campaign(camp.folder)
+    assert camp.state["stage"]["turn"] == 1 and camp.state["stage"]["kind"] == "campaign"
+    assert (camp.history(0) / "capitals-capitals.md").exists() and (camp.history(1) / "start.toml").exists()
+    assert "secret" in (camp.history(0) / "dice.toml").read_text()       # setup's dice are revealed
+    capitals = {p: e["capital"] for p, e in camp.state["game"]["conquest"]["empires"].items()}
+    assert all(capitals.values())
+    assert turns.rollback(camp) == 0
+    assert camp.state["stage"]["kind"] == "capitals" and camp.state["stage"]["turn"] == 0
+    assert not any(e["capital"] for e in camp.state["game"]["conquest"]["empires"].values())
+    with pytest.raises(ValueError, match="no earlier turn"):
+        turns.rollback(camp)

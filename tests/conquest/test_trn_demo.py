@@ -50,8 +50,8 @@ def state(root: Path) -> ConquestState:
 
 @pytest.mark.clause("COC-TRN-1", "COC-GEN-2", "COC-GEN-3", "COC-TRN-7")
 def test_demo_plays_two_full_rounds_through_every_window(played: Path) -> None:
-    for name in ("capitals-capitals", "campaign-campaign", "setup-briefing-B1", "results-results", "conquest-round",
-                 "conquest-order"):
+    assert "takes" in history(played, 0, "capitals-capitals")          # window S is turn 0
+    for name in ("campaign-campaign", "setup-briefing-B1", "results-results", "conquest-round", "conquest-order"):
         assert history(played, 1, name).strip()
     for name in ("campaign-campaign", "setup-briefing-B2", "results-results", "conquest-round"):
         assert history(played, 2, name).strip()

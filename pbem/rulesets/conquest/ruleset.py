@@ -1,6 +1,8 @@
 """Campaigns of Conquest plugged into the engine: windows S, 1, 2, 3, 4 and steps 0, A, B, C, D.
 
-The stage is the window the round waits in (COC-TRN-1). When a window closes,
+The stage is the window the round waits in (COC-TRN-1). The capital picks
+(window S) are turn 0, so `pbem rollback` from round 1 goes back to them; round
+N is turn N. When a window closes,
 its step runs (A after window 1, B after 2, C after 3, D after 4), and the
 round moves through `CYCLE` to the next window that needs players; a window
 nobody needs (no battles, no battle-setup window, every battle already settled)
@@ -90,19 +92,20 @@ class Conquest(Ruleset):
         rules = rulesmod.load(settings.rules)
         players = [(p.id, p.name, p.faction_name or p.name) for p in settings.players]
         state = setup.new_state(campaign_map(settings.map, rules), rules, players)
-        state.round = RoundState(number=1, window=W_CAPITALS)
+        state.round.number, state.round.window = 0, W_CAPITALS            # setup is turn 0
         return {"conquest": to_data(state)}
 
     # -- what we wait for --------------------------------------------------------------
     def stage(self, ctx: Context) -> Stage:
         game = Game(ctx.game, ctx.settings)
-        window, number = game.window, max(game.state.round.number, 1)
+        window, number = game.window, game.state.round.number
         owing = tuple(self._owing(game))
         waiting = window == W_CAPITALS and not owing
         waiting = waiting or (window == W_RESULTS and bool(game.state.round.disputed))
         ready = window == W_RESULTS and not results.open_battles(game.state)
         ready = ready or (window == W_CAPITALS and setup.all_placed(game.state))
-        return Stage(window, f"Round {number}: {TITLES[window]}", number, owing, window,
+        title = f"Setup: {TITLES[window]}" if window == W_CAPITALS else f"Round {number}: {TITLES[window]}"
+        return Stage(window, title, number, owing, window,
                      waiting_for_gm=waiting, ready=ready, over=window == W_OVER)
 
     def _owing(self, game: Game) -> list[str]:
@@ -186,8 +189,11 @@ class Conquest(Ruleset):
             out.gm_alerts.append("Some players have no legal capital: place one with `CAPITAL <player> <tile>`.")
             out.reports.append(reporting.public(game, "capitals", "Capital picks", dice))
             return
+        setup_log = state.round.log
         self._open_round(game, 1, dice)
+        state.round.log = setup_log + state.round.log          # the capitals report shows how they were picked
         out.reports.append(reporting.public(game, "capitals", "Capitals and the order of round 1", dice))
+        out.turn_finished = True                 # setup (turn 0) is over: round 1 is a turn of its own
 
     def _open_round(self, game: Game, number: int, dice: Dice) -> None:
         """Step 0 (COC-ORD-2): sizes, tie-breaks, ascending order; window 1 opens."""

@@ -134,12 +134,13 @@ def assign_capitals(state: ConquestState, gmap: HexMap, rules: RuleBook, order: 
         legal = legal_cities(state, gmap, rules)
         if legal:
             pick = legal[dice.roll(f"Capital for {player}: random legal city", 1, len(legal)).total - 1]
-            lines.append(f"{player}: no city on the list is legal; a random legal city was drawn")
+            lines.append(f"{state.empires[player].name}: no city on the list is legal; a random legal city was drawn")
             return pick
         for tile in wishes.get(player, CapitalWish()).new_city:
             if not new_city_reason(state, gmap, rules, tile):
                 state.tiles[tile].building = "city"
-                lines.append(f"{player}: no legal city is left; a new city is founded on {gmap.label(tile)}")
+                lines.append(f"{state.empires[player].name}: no legal city is left; a new city is founded on "
+                             f"{gmap.label(tile)}")
                 return tile
         return None
 
@@ -148,9 +149,10 @@ def assign_capitals(state: ConquestState, gmap: HexMap, rules: RuleBook, order: 
     for turn in turns:
         capital = state.empires[turn.player].capital
         if capital:
-            lines.append(f"{turn.player} takes {gmap.label(capital)} as capital")
+            lines.append(f"{state.empires[turn.player].name} takes {gmap.label(capital)} as capital")
         else:
-            lines.append(f"{turn.player}: nothing legal is left; the game master places the capital")
+            lines.append(f"{state.empires[turn.player].name}: nothing legal is left; the game master places the "
+                         "capital")
     return lines
 
 
