@@ -10,6 +10,7 @@ from pbem.rulesets.diplomacy.accept import accept_unit_orders
 from pbem.rulesets.diplomacy.movement import (
     DISLODGED,
     MOVE,
+    PATH,
     SUPPORT,
     Key,
     Movement,
@@ -54,7 +55,7 @@ def _crowded_phase(rng: random.Random) -> tuple[dict[str, Unit], list[tuple[str,
 
 def test_decisions_settled_at_once_agree_with_the_full_rules() -> None:
     rng = random.Random(2000)
-    settled: dict[int, int] = {MOVE: 0, SUPPORT: 0, DISLODGED: 0}
+    settled: dict[int, int] = {MOVE: 0, SUPPORT: 0, DISLODGED: 0, PATH: 0}
     for _ in range(150):
         units, submitted = _crowded_phase(rng)
         _, given = accept_unit_orders(BOARD, units, submitted, "movement", _checker(BOARD, units))

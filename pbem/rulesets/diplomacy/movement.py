@@ -162,21 +162,34 @@ class Movement:
         of a phase is like this, and sparing them the resolver's bookkeeping is
         most of its speed. Each is what the full rule below would find:
 
-        - a move over land into an empty province no other unit enters succeeds;
+        - a move over land into an empty province no other unit enters succeeds,
+          and moves over land without support into the same empty province all fail;
         - a move without support into a province whose unit stays fails (an
           attack of 1 never beats a hold of at least 1);
         - a support nobody attacks is given; one attacked over land by another
           power, not from where the support goes, is cut;
-        - a unit whose own move succeeds, or whose attackers all fail, stays.
+        - a unit whose own move succeeds, or whose attackers all fail, stays;
+        - a convoy route that the ordered fleets cannot form fails, and one that
+          no attack threatens holds.
         """
         known: dict[Key, bool] = {}
         units, moves, moves_to, convoyed = self.units, self.moves, self.moves_to, self.convoyed
+        for p in convoyed:
+            fleets = set(self.convoy_orders.get((p, moves[p].target), ()))
+            if not self._chain(p, moves[p].target, fleets):
+                known[(PATH, p)] = False
+            elif not any(f in moves_to for f in fleets):
+                known[(PATH, p)] = True
         for p, m in moves.items():
-            if m.target not in units:
-                if len(moves_to[m.target]) == 1 and p not in convoyed:
+            if m.target in units:
+                if m.target not in moves and p not in self.move_supports:
+                    known[(MOVE, p)] = False
+            elif p not in convoyed:
+                rivals = moves_to[m.target]
+                if len(rivals) == 1:
                     known[(MOVE, p)] = True
-            elif m.target not in moves and p not in self.move_supports:
-                known[(MOVE, p)] = False
+                elif self._bare_standoff(rivals):
+                    known[(MOVE, p)] = False
         for p, s in self.supports.items():
             attackers = moves_to.get(p)
             if attackers is None:
@@ -191,6 +204,14 @@ class Movement:
             if p in units and (known.get((MOVE, p)) or _all_fail(known, attackers)):
                 known[(DISLODGED, p)] = False
         return known
+
+    def _bare_standoff(self, movers: list[str]) -> bool:
+        """Whether these moves into one empty province are all over land and
+        unsupported, so each meets an equal rival and none gets in."""
+        for p in movers:
+            if p in self.move_supports or p in self.convoyed:
+                return False
+        return True
 
     def _decide(self, r: Resolver[Key], key: Key) -> bool:
         kind, p = key
