@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "orders": ("orders_cmd", "show the orders on file (GM)"),
     "resolve": ("resolve", "resolve the current stage now (GM)"),
     "result": ("result", "enter or override a battle result (GM)"),
+    "sheet": ("sheet", "enter or correct a side's post-battle sheet (GM)"),
     "draw": ("draw", "end a Diplomacy game in a draw among surviving powers (GM)"),
     "decide": ("decide", "answer a question the resolution waits on (GM)"),
     "replace": ("replace", "hand a player's seat to someone else (GM)"),

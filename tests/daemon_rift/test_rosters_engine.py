@@ -6,6 +6,7 @@ from a player who did not fight) gets a clear reply and changes nothing.
 
 from __future__ import annotations
 
+import io
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 from pbem import turns
 from pbem.campaign import Campaign
+from pbem.cli import main
 from pbem.creation import NewPlayer, create
 from pbem.roster import Mark
 from pbem.rulesets import registry
@@ -201,3 +203,68 @@ def test_dr_los_16_and_dr_los_6_briefing_reminds_of_healing_and_machine_wounds(b
     assert "may not restore wear-and-tear losses" in text and "Skeletons, Zombies, Ghouls may be raised" in text
     assert "placed at random at the start of the battle" in text
     assert "Magic items |" not in text and "Armour of Gork" not in text     # revealed at the table (DR-LST-6)
+
+
+# --- the GM enters or corrects a sheet (DR-LOS-1, DR-GEN-6): by mail and with `pbem sheet` ----------
+
+GM = f"GM {SECRETS['gm']}\n"
+GM_FROM = "GM <gm@test.localhost>"
+
+
+def entries(camp: Campaign, army: str) -> dict[str, dict]:  # type: ignore[type-arg]
+    return {e["id"]: e for e in camp.state["game"]["dr"]["lists"][army]["roster"]["entries"]}
+
+
+@pytest.mark.clause("DR-LOS-1")
+def test_gm_sheet_by_mail_overrides_the_players_and_is_logged(battle: Campaign) -> None:
+    put(battle, "r1", RED + "SHEET 1\nU1 lost 2\n")
+    put(battle, "g1", GM + "SHEET 1 Red U1 lost 11; M1 killed; PRIORITY U1\n", sender=GM_FROM)
+    camp = run(battle)
+    assert "battle 1: Red's sheet for R-1 set: U1 lost 11; M1 killed lost 0; PRIORITY U1" in reply_to(camp, "g1")
+    [logged] = [e for e in camp.state["gm_log"] if e["text"].startswith("SHEET 1 Red")]
+    assert "Red's sheet for R-1 set" in logged["text"]
+    put(camp, "r2", RED + "RESULT 1 Red\n")
+    put(camp, "b2", BLUE + "RESULT 1 Red\n", sender=BOB)
+    camp = run(camp)
+    assert camp.state["game"]["dr"]["turn"] == 2
+    red = entries(camp, "R-1")
+    assert [m["kind"] for m in red["U1"]["marks"]] == [MISSING]        # 11 of 18: losses, not the player's 2
+    dice = tomllib.loads((camp.history(1) / "dice.toml").read_text())
+    rolled = [r["purpose"] for s in dice["stages"] for r in s["rolls"]]
+    assert any(p.startswith("combat loss (monster), battle 1: R-1 M1") for p in rolled)
+    report = (camp.history(1) / "battles-battles.md").read_text()
+    assert "R-1 (Red): post-battle sheet entered by the game master" in report
+
+
+@pytest.mark.parametrize("command,reason", [
+    ("SHEET 1 Red U9 lost 3; U1 lost 2", "the sheet for R-1 was not taken: entry 1 (U9 lost 3): unknown entry of R-1"),
+    ("SHEET 1 Green U1 lost 1", "'Green' did not fight this battle"),
+    ("SHEET 7 Red U1 lost 1", "there is no pending tabletop battle 7"),
+    ("SHEET 1 Red", "write `SHEET <battle> <faction> <line>; <line>; ...`"),
+])
+def test_gm_sheet_with_a_mistake_is_refused_and_changes_nothing(battle: Campaign, command: str, reason: str) -> None:
+    put(battle, "g1", GM + command + "\n", sender=GM_FROM)
+    camp = run(battle)
+    text = reply_to(camp, "g1")
+    assert "not done" in text and reason in text.replace("\\", "")
+    assert not camp.state["game"].get("gm_sheets")
+
+
+def test_pbem_sheet_reads_the_lines_from_a_file_or_standard_input(battle: Campaign, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    sheet = tmp_path / "blue.txt"
+    sheet.write_text("SHEET 1\n# corrected after the game\nPink Horrors lost 12\nScreamers lost 3\n\nPRIORITY U2\n")
+    assert main(["sheet", str(battle.folder), "1", "Blue", str(sheet)]) == 0
+    assert "Blue's sheet for B-1 set: U1 lost 12; U2 lost 3; PRIORITY U2" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("U1 lost 11\nC1 killed\n"))
+    assert main(["sheet", str(battle.folder), "1", "Red"]) == 0
+    camp = Campaign(battle.folder)
+    stored = camp.state["game"]["gm_sheets"]["1"]
+    assert [line["entry"] for line in stored["B"]["lines"]] == ["U1", "U2"] and stored["B"]["source"] == "gm"
+    assert [line["entry"] for line in stored["R"]["lines"]] == ["U1", "C1"]
+    logged = [e["text"] for e in camp.state["gm_log"]][-2:]
+    assert logged[0].startswith("SHEET 1 Blue Pink Horrors lost 12; Screamers lost 3; PRIORITY U2: battle 1")
+    assert logged[1].startswith("SHEET 1 Red U1 lost 11; C1 killed: battle 1")
+    assert main(["sheet", str(battle.folder), "1", "Red", str(tmp_path / "missing.txt")]) == 1
+    assert "cannot read the sheet" in capsys.readouterr().err

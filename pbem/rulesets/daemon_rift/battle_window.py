@@ -1,10 +1,13 @@
 """Window 2: battle results from both players, roll-off requests, the GM's word.
 
 `RESULT <battle> <winner faction | draw> [massacred] [obliterated]` reports a
-tabletop battle; `ROLLOFF <battle>` asks for a roll-off where DR-ROL-8 allows
+tabletop battle (the GM's RESULT overrides the players'); `ROLLOFF <battle>` asks for a roll-off where DR-ROL-8 allows
 it, honoured only while neither side has reported a result for that battle.
 Each player also sends the post-battle sheet of his own army (`sheets`), after
 a `SHEET <battle>` or `RESULT <battle>` line, or alone when he fights one battle.
+The GM may enter or correct either side's sheet with `SHEET <battle> <faction>
+<line>; <line>; ...` (`pbem sheet` on the command line); his sheet wins over the
+player's until the battle is settled in Step B.
 Matching reports are accepted, conflicting ones go to the GM, a single report
 is accepted at the deadline (`battle.single_report_accept`), and with none the
 GM decides or the battle is rolled off (`battle.unreported`) (DR-BAT-8).
@@ -185,6 +188,8 @@ def collect(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice,
             reports.setdefault(number, {})[faction] = result
         for number, sheet in sub.get("sheets", {}).items():
             stored.setdefault(number, {})[faction] = sheet
+    for number, by_side in game.data.get("gm_sheets", {}).items():
+        stored.setdefault(number, {}).update(by_side)
     _rolloff_requests(game, by_faction, dice)
     alerts: list[str] = []
     for battle in tabletop_battles(game):
@@ -259,3 +264,29 @@ def gm_result(game: Game, words: list[str]) -> str:
     game.data.setdefault("gm_results", {})[str(battle.number)] = {**result, "battle": str(battle.number)}
     game.data["gm_needed"] = False
     return f"battle {battle.number} result set: {format_result(battle.number, result)}"
+
+
+def gm_sheet(game: Game, words: list[str]) -> str:
+    """The GM enters or corrects one side's post-battle sheet (DR-GEN-6, DR-LOS-1):
+    `SHEET <battle> <faction> <line>; <line>; ... [; PRIORITY ...]`, taken whole or not at all."""
+    if len(words) < 3:
+        raise ValueError("write `SHEET <battle> <faction> <line>; <line>; ...`, e.g. "
+                         "`SHEET 1 Red U1 lost 11; C1 killed; PRIORITY U1`")
+    try:
+        battle = _battle(game, "", words[0])
+        faction = _faction(game, words[1], [s.faction for s in battle.sides])
+    except OrderProblem as problem:
+        raise ValueError(problem.reason) from problem
+    army = battle.side_of(faction).champion
+    lst = game.state.lists.get(army)
+    if lst is None or lst.roster.empty:
+        raise ValueError(f"{army} has no registered entries, so there is no sheet to enter")
+    lines = [(n, part.strip()) for n, part in enumerate(" ".join(words[2:]).split(";"), start=1) if part.strip()]
+    sheet, _, problems = sheets.parse_sheet(lst.roster, battle.number, lines)
+    if sheet is None:
+        raise ValueError(f"the sheet for {army} was not taken: " +
+                         "; ".join(f"entry {p.line_no} ({p.line}): {p.reason}" for p in problems))
+    sheet.source = "gm"
+    game.data.setdefault("gm_sheets", {}).setdefault(str(battle.number), {})[faction] = to_data(sheet)
+    name = game.state.factions[faction].name
+    return f"battle {battle.number}: {name}'s sheet for {army} set: {'; '.join(sheet.format()[1:])}"

@@ -76,6 +76,8 @@ class PostBattle:
                 self.alerts.append(f"Battle {battle.number}: {name} sent no post-battle sheet for {side.champion}; "
                                    "its list takes no losses and no experience this time.")
                 continue
+            if sheet.source == "gm":
+                ledger.notes.append(f"{side.champion} ({name}): post-battle sheet entered by the game master")
             work.append((lst.roster, sheet, sizes))
         for roster, sheet, sizes in work:
             ledger.rolls += roll_losses(self.rules, roster, sheet, sizes, dice, self.state.turn)

@@ -216,7 +216,7 @@ class DaemonRift(Ruleset):
         game.data["movement"] = to_data(moved)
         game.data["effective"] = to_data(eff)
         game.data["battle_reports"], game.data["gm_results"] = {}, {}
-        game.data["sheets"], game.data["postbattle"] = {}, {}
+        game.data["sheets"], game.data["gm_sheets"], game.data["postbattle"] = {}, {}, {}
         reports += reporting.movement_reports(game, dice)
         if battle_window.tabletop_battles(game):
             game.state.phase = "battles"
@@ -267,7 +267,7 @@ class DaemonRift(Ruleset):
         eot = endturn.end_turn(game.state, game.gmap, game.rules, facts, submitted)
         reports += reporting.end_of_turn_reports(game, facts, eot)
         for key in ("orders", "movement", "aftermath", "effective", "battle_reports", "gm_results", "sheets",
-                    "choices"):
+                    "gm_sheets", "choices"):
             game.data[key] = {}
         game.data["turn_closed"] = True
 
@@ -277,10 +277,13 @@ class DaemonRift(Ruleset):
         verb = words[0].upper()
         if verb == "RESULT":
             text = battle_window.gm_result(game, list(words[1:]))
+        elif verb == "SHEET":
+            text = battle_window.gm_sheet(game, list(words[1:]))
         elif verb == "APPROVE":
             text = reporting.approve(game, list(words[1:]))
         else:
-            raise ValueError(f"unknown command {verb}; GM commands: RESOLVE, EXTEND, PAUSE, RESUME, DECIDE, RESULT, APPROVE")
+            raise ValueError(f"unknown command {verb}; GM commands: RESOLVE, EXTEND, PAUSE, RESUME, DECIDE, RESULT, "
+                             "SHEET, APPROVE")
         return game.dump(), text
 
 

@@ -69,6 +69,7 @@ class Sheet:
     army: str                          # the token whose list fought
     lines: list[SheetLine] = field(default_factory=list)
     priority: list[str] = field(default_factory=list)
+    source: str = ""                   # "gm" when the game master entered or corrected it
 
     def line(self, entry: str) -> SheetLine | None:
         return next((s for s in self.lines if s.entry == entry), None)
