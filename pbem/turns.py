@@ -50,11 +50,19 @@ def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
     if stage.waiting_for_gm:
         return False
     submitted = set(camp.state.get("submissions", {}))
-    return now >= parse_time(meta["deadline"]) or (bool(stage.owing) and set(stage.owing) <= submitted)
+    if stage.owing_any:
+        early = all(submitted & set(group) for group in stage.owing_any)
+    else:
+        early = bool(stage.owing) and set(stage.owing) <= submitted
+    return now >= parse_time(meta["deadline"]) or early
 
 
 def missing_players(camp: Campaign, stage: Stage) -> list[str]:
+    """Who still owes a submission; with `owing_any`, the members of groups nobody answered for."""
     submitted = camp.state.get("submissions", {})
+    if stage.owing_any:
+        open_groups = [g for g in stage.owing_any if not any(p in submitted for p in g)]
+        return [p for p in stage.owing if any(p in g for g in open_groups)]
     return [p for p in stage.owing if p not in submitted]
 
 

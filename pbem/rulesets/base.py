@@ -31,6 +31,9 @@ class Stage:
     waiting_for_gm: bool = False   # nothing players can send; the GM must act
     ready: bool = False            # everything needed is in (e.g. GM approvals): resolve now
     over: bool = False             # the campaign has ended
+    owing_any: tuple[tuple[str, ...], ...] = ()   # groups one member of which answers for all (a team
+                                                  # reporting a battle): when given, the window closes early
+                                                  # once every group has a submission, not all of `owing`
 
 
 @dataclass
