@@ -43,16 +43,16 @@ KIND_LABELS = {LAND: "land battle", TEAM: "team land battle", SIEGE: "siege assa
 
 
 # -- who owes what -----------------------------------------------------------------------
+def results_sides(state: ConquestState) -> list[tuple[str, ...]]:
+    """Window 3: the sides of every open battle; any member's report answers for his side (COC-TRN step
+    "one member of a team is enough"), and the window closes early once every side has one (COC-TRN-4)."""
+    return [tuple(members) for battle in state.round.battles if not state.round.outcome(battle.id)
+            for members in (battle.attackers, battle.defenders) if members]
+
+
 def results_owing(state: ConquestState) -> list[str]:
-    """Window 3: one report per side closes the window early; a team's first member stands for it."""
-    owing: list[str] = []
-    for battle in state.round.battles:
-        if state.round.outcome(battle.id):
-            continue
-        for members in (battle.attackers, battle.defenders):
-            if members and members[0] not in owing:
-                owing.append(members[0])
-    return owing
+    """Window 3: everyone who may report, in battle order: every member of every open battle's sides."""
+    return list(dict.fromkeys(p for side in results_sides(state) for p in side))
 
 
 # -- acknowledgements --------------------------------------------------------------------

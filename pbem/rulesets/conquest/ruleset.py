@@ -105,8 +105,9 @@ class Conquest(Ruleset):
         ready = window == W_RESULTS and not results.open_battles(game.state)
         ready = ready or (window == W_CAPITALS and setup.all_placed(game.state))
         title = f"Setup: {TITLES[window]}" if window == W_CAPITALS else f"Round {number}: {TITLES[window]}"
-        return Stage(window, title, number, owing, window,
-                     waiting_for_gm=waiting, ready=ready, over=window == W_OVER)
+        sides = tuple(reporting.results_sides(game.state)) if window == W_RESULTS else ()
+        return Stage(window, title, number, owing, window, waiting_for_gm=waiting, ready=ready,
+                     over=window == W_OVER, owing_any=sides)
 
     def _owing(self, game: Game) -> list[str]:
         state = game.state

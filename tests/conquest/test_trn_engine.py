@@ -1,0 +1,87 @@
+"""Conquest windows through the real engine: team reports in window 3, the acknowledgement's wording,
+GM questions answered with DECIDE (COC-TRN-3, COC-TRN-4, COC-RES-21)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from pbem.rulesets.conquest.model import W_RESULTS, W_SETUP, Army, Battle, BattleSetup
+
+from .engine_helpers import campaign, game, mail, put_game, replies, run
+
+RESULT = "RESULT B1 WITHDREW defender VP 620-310 BP 8-9 LOST 2-4"
+
+
+def at_window(tmp_path: Path, window: str, rules: dict | None = None):  # type: ignore[no-untyped-def, type-arg]
+    """Round 1 with a team battle B1 (Anna and Ben against Cara) and a land battle B2 (Cara against Anna)."""
+    camp = campaign(tmp_path, rules)
+    state = game(camp)
+    for player, tile in (("anna", "T3"), ("ben", "T15"), ("cara", "T35")):
+        state.empires[player].capital = tile
+        state.tiles[tile].owner, state.tiles[tile].building = player, "city"
+    rnd = state.round
+    rnd.number, rnd.window, rnd.order, rnd.largest = 1, window, ["anna", "ben", "cara"], "cara"
+    rnd.battles = [Battle("B1", "team", ["anna", "ben"], ["cara"]), Battle("B2", "land", ["cara"], ["anna"])]
+    if window == W_RESULTS:
+        rnd.setups = [BattleSetup("B1", 2000, [Army("anna", "attacker", 1000), Army("ben", "attacker", 1000),
+                                               Army("cara", "defender", 2000)]),
+                      BattleSetup("B2", 2000, [Army("cara", "attacker", 2000), Army("anna", "defender", 2000)])]
+    return put_game(camp, state)
+
+
+@pytest.mark.clause("COC-TRN-4", "COC-RES-20")
+def test_coc_trn_4_any_team_member_reports_for_his_side_and_the_window_closes_when_every_side_has(
+        tmp_path: Path) -> None:
+    camp = at_window(tmp_path, W_RESULTS)
+    assert set(camp.state["stage"]) and camp.state["stage"]["kind"] == "results"
+    mail(camp, "r1", "ben", RESULT)                          # the team's second member
+    camp = run(camp)
+    [ack] = replies(camp, "ben@", "r1")
+    assert "Nothing is expected from you" not in ack and RESULT in ack
+    assert camp.state["stage"]["kind"] == "results"          # Cara's sides of B1 and B2 are still open
+    mail(camp, "r2", "cara", RESULT + "\nRESULT B2 WITHDREW none VP 300-300")
+    camp = run(camp, timedelta(hours=2))
+    assert camp.state["stage"]["kind"] == "results"          # B2's defender side (Anna) has not reported
+    mail(camp, "r3", "anna", "RESULT B2 WITHDREW none VP 300-300")
+    camp = run(camp, timedelta(hours=3))
+    assert camp.state["stage"]["kind"] == "conquest"          # closed early: every side of every battle reported
+    state = game(camp)
+    assert state.round.outcome("B1").how == "reported" and state.round.outcome("B1").attacker == "massacre"
+    assert state.round.outcome("B2").attacker == "draw"
+
+
+@pytest.mark.clause("COC-TRN-3")
+def test_coc_trn_3_conquest_ack_words_missing_battles_for_its_windows(tmp_path: Path) -> None:
+    camp = at_window(tmp_path, W_SETUP)
+    mail(camp, "s1", "anna", "B1 SIZE 2000 GOLD 0")
+    camp = run(camp)
+    [ack] = replies(camp, "anna@", "s1")
+    assert "Battles without a setup line from you: B2" in ack and "they will hold" not in ack
+    camp = at_window(tmp_path / "w3", W_RESULTS)
+    mail(camp, "r1", "cara", RESULT)
+    camp = run(camp)
+    [ack] = replies(camp, "cara@", "r1")
+    assert "Battles without a result from you: B2" in ack and "a team-mate's counts" in ack
+    assert "they will hold" not in ack
+
+
+@pytest.mark.clause("COC-RES-4", "COC-RES-20")
+def test_coc_res_4_gm_rules_a_surrender_by_decide_and_the_stage_resolves_with_his_answer(tmp_path: Path) -> None:
+    camp = at_window(tmp_path, W_RESULTS, {"results": {"surrender": "gm"}})
+    surrender = "RESULT B2 WITHDREW none VP 100-300 BP 8-9 LOST 1-3 SURRENDER defender"
+    mail(camp, "r1", "cara", RESULT + "\n" + surrender)
+    mail(camp, "r2", "anna", surrender)
+    mail(camp, "r3", "ben", RESULT)
+    camp = run(camp)
+    question = camp.state["stage"]["question"]
+    assert question["key"] == "B2-surrender" and question["options"] == ["minor_victory", "major_victory", "massacre"]
+    assert any("DECIDE B2-surrender" in text for text in replies(camp, "gm@"))
+    assert camp.state["stage"]["kind"] == "results"
+    mail(camp, "g1", "gm", "DECIDE B2-surrender major_victory")
+    camp = run(camp, timedelta(hours=2))
+    outcome = game(camp).round.outcome("B2")
+    assert (outcome.attacker, outcome.defender) == ("major_victory", "lose") and "GM rules" in outcome.note
+    assert camp.state["stage"]["kind"] == "conquest"
