@@ -317,7 +317,8 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
     key = f"turn-{stage.turn}/{stage.kind}/{report.key or report.kind}"
     turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text)
     audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
-    to = [settings.gm.email if a == "gm" else settings.player(a).email for a in audience if a == "gm" or settings.player(a)]
+    people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
+    to = [person.email for person in people if person is not None]
     if report.public and settings.gm.email not in to:
         to.append(settings.gm.email)
     for address in to:
