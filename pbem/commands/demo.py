@@ -7,11 +7,17 @@ corrected order set and one power that sends nothing, Fall 1901 with a dislodgem
 retreat, and the Winter 1901 builds. The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
+
+A demo with `dice_turns` plays with fixed dice, so every run mails the same rolls: before the
+first tick it writes `private/dice.toml` (where `pbem.turns` keeps each turn's secret) with
+the secret of turn n set to the SHA-256 hex digest of `<campaign> demo dice, turn <n>`
+(e.g. `rift-demo demo dice, turn 3`). They are published, so they are for demos only.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -33,6 +39,7 @@ class Demo:
     secrets: dict[str, str]
     schedule: dict[str, str]
     rules: dict[str, Any] = field(default_factory=dict)    # rule overrides for the demo campaign
+    dice_turns: int = 0                 # turns 0..N get the fixed dice secrets above; 0 = drawn as usual
 
 
 DEMOS = {
@@ -46,7 +53,7 @@ DEMOS = {
          "green": "GGGG-DEMO-0000-0000-0003", "yellow": "YYYY-DEMO-0000-0000-0004",
          "gm": "GMGM-DEMO-0000-0000-0000"},
         {"timezone": "Europe/London", "lists": "3d", "orders": "3d", "battles": "5d", "retreats": "2d",
-         "at": "20:00", "reminder": "24h"}),
+         "at": "20:00", "reminder": "24h"}, dice_turns=15),
     "diplomacy": Demo(
         "dip-demo", "standard",
         tuple((pid, name, f"{name.lower()}@players.localhost", power, power, "")
@@ -97,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
                            transport=TRANSPORT | {"forum": {"kind": "folder", "path": f"../../forum/{demo.campaign}"}},
                            rules=demo.rules, fixed_secrets=demo.secrets)
     ruleset = registry.get(camp.settings.ruleset)
+    if demo.dice_turns:
+        _fix_dice(camp.folder, demo)
     for reply in welcome_replies(camp, secrets, START):
         enqueue(camp.folder, build_mail(camp, ruleset, reply, START))
     now = START
@@ -109,6 +118,16 @@ def run(args: argparse.Namespace) -> int:
     print(f"\nDemo done. Mail sent: {root / 'outbox'} (Maildir); reports: {camp.folder / 'history'}; "
           f"public reports also in the forum thread {root / 'forum' / demo.campaign}")
     return 0
+
+
+def _fix_dice(folder: Path, demo: Demo) -> None:
+    """The demo's fixed turn secrets (see the module notes), before any is drawn."""
+    from pbem.store import write_toml
+
+    secrets = {str(n): hashlib.sha256(f"{demo.campaign} demo dice, turn {n}".encode()).hexdigest()
+               for n in range(demo.dice_turns + 1)}
+    write_toml(folder / "private" / "dice.toml", {"secrets": secrets},
+               header="# Fixed demo dice secrets (pbem demo): published, never for a real campaign.")
 
 
 def _feed(step: Path, inbox: Path, now: datetime) -> datetime:
