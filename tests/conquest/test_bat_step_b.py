@@ -179,9 +179,14 @@ def test_coc_obj_2_dwarf_brewery_effect_in_the_briefing() -> None:
 def test_coc_gab_1_abilities_only_when_the_option_is_on() -> None:
     book = rules(options={"generals_abilities": True})
     text, _ = briefing_text(land("B1", ["ben"], ["cara"]), book=book)
-    assert "## General's abilities" in text and "once in this battle" in text
-    assert "**Reliable Courier.** One Hero or Wizard within 30 cm of the General may re-roll a failed order." in text
-    assert "**Inspection of Arms.** One friendly unit within 30 cm" in text and "armour roll" in text
+    assert "## General's abilities" in text and "Every general has these abilities in this battle" in text
+    assert ("**Reliable Courier** (once per battle). One Hero or Wizard within 30 cm of the General may re-roll "
+            "a failed order.") in text
+    assert ("**Inspection of Arms** (once per battle). One friendly unit within 30 cm of the General may re-roll "
+            "all dice of one to-hit roll or one armour roll.") in text
+    book = rules(options={"generals_abilities": True})
+    for ability in book["generals_abilities"]:                 # every ability of the rules, in full
+        assert f"**{ability['name']}**" in text and ability["effect"] in text
     text, _ = briefing_text(land("B1", ["ben"], ["cara"]))
     assert "Reliable Courier" not in text
 

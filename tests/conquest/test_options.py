@@ -56,6 +56,8 @@ GMAP = graph_map({t: "countryside" for t in TILES}, line(*TILES))
     ({"buildings": {"castle": {"conquer_extra": 2}}}, "unknown key 'buildings.castle.conquer_extra'"),
     ({"buildings": {"castle": {"guards_gold": 30}}}, "unknown key 'buildings.castle.guards_gold'"),
     ({"buildings": {"city": {"size_weight": 3}}}, "unknown key 'buildings.city.size_weight'"),
+    ({"generals_abilities": [{"key": "k", "name": "K", "uses_per_battle": 0, "effect": "e"}]},
+     "generals_abilities entry 1"),
 ])
 @pytest.mark.clause("COC-GEN-1")
 def test_rules_refuse_values_outside_the_documented_choices(override: dict[str, Any], wanted: str) -> None:

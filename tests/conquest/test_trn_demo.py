@@ -116,3 +116,15 @@ def test_every_tile_has_at_most_one_banner_and_treasuries_never_go_negative(play
     assert all(e.treasury >= 0 for e in final.empires.values())
     # 100 - 50 spent on B1, then Ben's raid takes 2D6 x 10 but at most the 25 her city does not guard
     assert final.empires["anna"].treasury in (25, 30)
+
+
+@pytest.mark.clause("COC-RES-23", "COC-TRN-7")
+def test_results_report_renders_its_battles_and_empire_points_as_separate_html_blocks(played: Path) -> None:
+    from pbem.mail.compose import markdown_to_html
+
+    for turn in (1, 2):
+        text = history(played, turn, "results-results")
+        assert "\n\n## Empire Points\n\n" in text
+        html = markdown_to_html(text)
+        assert "<h2>Empire Points</h2>" in html and "<h2>Battles</h2>" in html
+        assert html.count("<table>") >= 1 and "## " not in html

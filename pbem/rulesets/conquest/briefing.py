@@ -14,6 +14,15 @@ abilities when `options.generals_abilities` is on (COC-GAB); the team rules
 for a team battle (COC-BAT-15..20); the "Into the breach!" scenario for a
 siege assault (COC-SIE-8) or the sea note (COC-NAV-4); stand-ins (COC-BAT-21);
 the result fields and the deadline (the engine adds `next_deadline`).
+
+The General's abilities (COC-GAB-1..4) are table rules and nothing more: every
+general has both abilities whenever `options.generals_abilities` is on, each is
+used at the table a set number of times per battle (`uses_per_battle`, "once
+per battle" by the catalog's reading of "once per game"), and nothing about
+them is chosen, earned, spent or carried between battles, so the processor
+has nothing to apply or record. The briefing shows every ability of
+`[[generals_abilities]]` with its full text and uses, and in a team battle
+that each army's general has his own abilities for his own troops (COC-GAB-4).
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ class Perk:
     name: str
     effect: str
     tile: str = ""
+    uses: int = 0                 # General's abilities: uses per battle
 
 
 @dataclass
@@ -127,7 +137,7 @@ def build(state: ConquestState, battle: Battle, setup: BattleSetup, rules: RuleB
                                         army.gold, army.gold_bonus, army.total, army.stand_in,
                                         objectives_of(state, army.player, rules, gmap)))
         sides.append(line)
-    generals = ([Perk(g["name"], g["effect"]) for g in rules["generals_abilities"]]
+    generals = ([Perk(g["name"], g["effect"], uses=int(g["uses_per_battle"])) for g in rules["generals_abilities"]]
                 if rules["options.generals_abilities"] else [])
     made = Briefing(
         round=state.round.number, battle=battle.id, kind=battle.kind, kind_label=KIND_LABELS[battle.kind],

@@ -147,6 +147,11 @@ def _check_lists(book: RuleBook) -> list[str]:
     faces = list(book["events.disaster_destroy_on"])
     if any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= sides for f in faces):
         problems.append(f"rules: 'events.disaster_destroy_on' is {faces!r}; give faces of the disaster die")
+    for n, ability in enumerate(book["generals_abilities"], start=1):
+        uses = ability.get("uses_per_battle")
+        if not (ability.get("name") and ability.get("effect")) or isinstance(uses, bool) or not isinstance(uses, int) \
+                or uses < 1:
+            problems.append(f"rules: generals_abilities entry {n} needs a name, an effect and uses_per_battle >= 1")
     if book["challenge.fallback"] == "random" and not book["challenge.mandatory"]:
         problems.append("rules: 'challenge.fallback' = 'random' forces a challenge on a silent player, which only "
                         "makes sense with 'challenge.mandatory' = true")
