@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pbem import turns
 from pbem.campaign import Campaign, SettingsError, discover
+from pbem.rulebook import RulesError
 from pbem.forum import admission
 from pbem.forum.backends import open_forum
 from pbem.forum.base import Forum, ForumError, Post, advance
@@ -73,7 +74,7 @@ def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog |
                 tick_campaign(folder, now, faults, log, mail_read=folder.name not in unread)
         except LockBusy as exc:
             log(f"{folder.name}: skipped, {exc}")
-        except (SettingsError, StoreError, KeyError) as exc:
+        except (SettingsError, StoreError, RulesError, KeyError) as exc:
             log(f"{folder.name}: NOT PROCESSED: {exc}")
             print(f"pbem: {folder.name}: {exc}", file=sys.stderr)
     return log

@@ -242,6 +242,16 @@ def test_broken_campaign_toml_is_reported_and_other_campaigns_still_run(camp: Ca
     assert Campaign(camp.folder).state["submissions"]["red"]
 
 
+def test_a_rule_option_edited_to_a_bad_value_stops_only_that_campaign_and_keeps_its_mail(camp: Campaign) -> None:
+    settings = camp.folder / "campaign.toml"
+    settings.write_text(settings.read_text() + '\n[rules.movement]\nmultiway_tie = "dice"\n')
+    put(camp, "m1", RED + "R-1 M T25\n")
+    log = tick(camp.folder.parent, T0 + timedelta(hours=1))
+    assert any("rift: NOT PROCESSED" in line and "multiway_tie" in line for line in log.lines)
+    assert (camp.folder.parent.parent / "inbox" / "m1.eml").exists()         # kept for the next tick
+    assert not Campaign(camp.folder).state.get("submissions")
+
+
 @pytest.mark.clause("DR-TRN-1", "DR-TRN-3", "DR-TRN-5", "DR-TRN-6", "DR-TRN-7", "DR-GEN-6")
 def test_dr_trn_1_3_5_6_7_dr_gen_6_reports_and_gm_actions(camp: Campaign) -> None:
     """Window closes early (TRN-1); movement report shows orders sent and effective (TRN-3); the

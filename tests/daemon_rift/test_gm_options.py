@@ -12,9 +12,18 @@ import pytest
 
 from pbem.dice import ReplayDice, ScriptedDice
 from pbem.rulesets.base import GMDecisionNeeded
-from pbem.rulesets.daemon_rift.aftermath import SecondWindowNeeded, finish_turn_moves, step_b
+from pbem.rulesets.daemon_rift.aftermath import (
+    SecondWindowNeeded,
+    finish_turn_moves,
+    step_b,
+)
 from pbem.rulesets.daemon_rift.model import BattleResult
-from pbem.rulesets.daemon_rift.movement import ROLLOFF, TABLETOP, dependent_battle, step_a
+from pbem.rulesets.daemon_rift.movement import (
+    ROLLOFF,
+    TABLETOP,
+    dependent_battle,
+    step_a,
+)
 from tests.daemon_rift.conftest import build_map, build_state, rules_with
 from tests.daemon_rift.helpers_movement import effective, submitted_for
 
@@ -41,7 +50,7 @@ def test_dr_mov_10_gm_option_asks_the_gm_with_every_tied_token() -> None:
 
 
 def test_dr_mov_10_gm_names_the_winner_who_enters_and_the_others_fail() -> None:
-    state, gmap, _, _, moved = _step_a({"R-1": "T4", "B-1": "T6", "G-1": "T8"}, THREE_INTO_T5, GM_TIE,
+    _state, _gmap, _, _, moved = _step_a({"R-1": "T4", "B-1": "T6", "G-1": "T8"}, THREE_INTO_T5, GM_TIE,
                                        decisions={"tie-T5": "B-1"})
     contest = next(c for c in moved.contests if c.territory == "T5")
     assert (contest.outcome, contest.winner) == ("occupied", "B-1")
