@@ -71,8 +71,10 @@ class SharedIntake:
         return cls(site, root, now, log) if site and site.inbox else None
 
     def run(self, take_in: TakeIn, commit: Commit, every: int) -> set[str]:
-        """Read the mailbox once; returns the campaigns whose mail could not be read. Every
-        `every` messages, commit() stores what the campaigns took in and marks them done."""
+        """Read the mailbox once; returns the campaigns whose mail could not be read. Once a
+        campaign has taken in `every` messages, and at the end, commit() stores what it took
+        in and marks those messages done: mail for many campaigns arrives interleaved, so
+        committing per campaign writes each state once per batch of its own mail."""
         if not self.active and not self.whole_site:
             return set()
         try:
@@ -83,21 +85,28 @@ class SharedIntake:
         postmaster = Postmaster(self.site, self.now, self._own_addresses())
         with contextlib.ExitStack() as locks:
             targets: dict[str, _Target | None] = {}
-            taken: list[str] = []
+            taken: dict[str, list[str]] = {}      # campaign ("" for the postmaster) -> keys not yet stored
 
-            def store() -> None:
-                postmaster.save()
-                commit([target.camp for target in targets.values() if target], inbox, taken)
+            def store(name: str) -> None:
+                target = targets.get(name)
+                if not name:
+                    postmaster.save()
+                commit([target.camp] if target else [], inbox, taken.pop(name, []))
+
+            def store_all() -> None:
+                for name in list(taken):
+                    store(name)
 
             try:
                 for item in inbox.items():
-                    if self._route(item.raw, take_in, targets, locks, postmaster):
-                        taken.append(item.key)
-                    if len(taken) >= every:
-                        store()
-                store()
+                    name = self._route(item.raw, take_in, targets, locks, postmaster)
+                    if name is not None:
+                        taken.setdefault(name, []).append(item.key)
+                        if len(taken[name]) >= every:
+                            store(name)
+                store_all()
             except MailUnavailable as exc:
-                store()                           # keep what was read; its marks may have to wait
+                store_all()                       # keep what was read; its marks may have to wait
                 self.log(f"shared mailbox: {exc}; its mail waits for the next tick")
                 self.unread |= self.active
             finally:
@@ -107,26 +116,27 @@ class SharedIntake:
         return self.unread
 
     def _route(self, raw: bytes, take_in: TakeIn, targets: dict[str, _Target | None],
-               locks: contextlib.ExitStack, postmaster: Postmaster) -> bool:
-        """Hand one message to its campaign or the postmaster; True when it is done."""
+               locks: contextlib.ExitStack, postmaster: Postmaster) -> str | None:
+        """Hand one message to its campaign or the postmaster; returns the campaign's name
+        ("" for the postmaster), or None when the message stays for a later tick."""
         sub = parse_message(raw, max_bytes=DEFAULT_MAX_BYTES)
         name = read_envelope(sub.subject, sub.text).campaign
         if name not in self.sharing:
             if not self.whole_site:
-                return False     # the tick of the whole directory answers it
+                return None      # the tick of the whole directory answers it
             postmaster.answer(sub, name)
-            return True
+            return ""
         if name not in self.active:
-            return False
+            return None
         if name not in targets:
             targets[name] = self._open(self.sharing[name], locks)
         target = targets[name]
         if target is None:
-            return False
+            return None
         if target.camp.settings.max_mail_bytes != DEFAULT_MAX_BYTES:
             sub = parse_message(raw, max_bytes=target.camp.settings.max_mail_bytes)
         take_in(target.camp, target.ruleset, target.intake, sub)
-        return True
+        return name
 
     def _open(self, folder: Path, locks: contextlib.ExitStack) -> _Target | None:
         try:

@@ -162,6 +162,7 @@ def test_maildir_transport_recovers_from_a_crash_before_recording(tmp_path: Path
     transport = MaildirTransport(tmp_path / "outbox")
     transport.send(build())
     (tmp_path / "outbox" / ".delivered").unlink()
+    transport = MaildirTransport(tmp_path / "outbox")     # the run after the crash
     transport.send(build())
     transport.send(build(dataclasses.replace(REPORT, key="turn-3/report/blue")))
     assert len(delivered(tmp_path / "outbox")) == 2

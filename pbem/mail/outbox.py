@@ -31,6 +31,7 @@ class MaildirTransport:
         self.path = Path(path)
         mailbox.Maildir(self.path, create=True)
         self._index = self.path / ".delivered"
+        self._known: set[str] | None = None
 
     def send(self, msg: EmailMessage) -> None:
         message_id = str(msg.get("Message-ID", "")).strip()
@@ -44,9 +45,11 @@ class MaildirTransport:
         self._record(message_id)
 
     def _delivered(self) -> set[str]:
-        if not self._index.exists():
-            return set()
-        return set(self._index.read_text(encoding="utf-8").splitlines())
+        """Read once per transport (a batch), then kept up to date by _record."""
+        if self._known is None:
+            exists = self._index.exists()
+            self._known = set(self._index.read_text(encoding="utf-8").splitlines()) if exists else set()
+        return self._known
 
     def _stored(self, name: str) -> bool:
         """Still in new/, or moved to cur/ (with flags) by a mail client."""
@@ -74,6 +77,7 @@ class MaildirTransport:
             file.write(message_id + "\n")
             file.flush()
             os.fsync(file.fileno())
+        self._delivered().add(message_id)
 
 
 def open_transport(spec: Mapping[str, Any], base: Path, *, log: Callable[[str], None] | None = None) -> Transport:
