@@ -1,62 +1,113 @@
-"""Every registered rule system goes through setup, one default turn with no orders, and its reports.
+"""Every registered rule system goes through setup, its first turn of orders played by defaults, and its reports.
 
 The same harness runs whatever `registry.available()` lists, so a new rule
 system is covered the moment it is registered. Each stage is forced at once
 (as `pbem resolve` does) with nobody having sent orders, through the real
-engine tick, until the turn counter moves on, the campaign waits for the game
-master, or it ends.
+engine tick. A stage that defaults cannot move on (army lists the players must
+send and the game master must approve) gets the next step of the rule system's
+demo mails (`inbox_samples/<ruleset>/`: the players' lists, then the GM's
+`APPROVE ALL`), exactly as players and a GM would send them. The run ends
+once the first stage of orders resolved with nobody's orders has finished its
+turn; that turn must have public reports every player and the GM received.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import email
+import shutil
+from collections import defaultdict
+from datetime import timedelta
+from email import policy
 from pathlib import Path
 
 import pytest
 
 from pbem import turns
 from pbem.campaign import Campaign
+from pbem.commands import demo
 from pbem.creation import NewPlayer, create, welcome_replies
 from pbem.engine import build_mail, tick
 from pbem.outqueue import enqueue
 from pbem.rulesets import registry
 
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+T0 = demo.START
 PLAYERS = [NewPlayer(p, p.title(), f"{p}@conformance.localhost", colour, colour[0])
            for p, colour in (("anna", "Red"), ("ben", "Blue"), ("cara", "Green"), ("dan", "Yellow"))]
-MAX_STAGES = 12
+MAX_STAGES = 16
+
+
+def new_campaign(name: str, root: Path) -> tuple[Campaign, list[Path]]:
+    """The rule system's demo campaign (players and secrets its sample mails use) with the shipped
+    rules, and the demo's mail steps; a rule system without a demo gets four plain players."""
+    ruleset = registry.get(name)
+    spec = demo.DEMOS.get(name)
+    if spec is None:
+        camp, secrets = create(root / "campaigns", "conf", name, "", PLAYERS, "gm@conformance.localhost", T0,
+                               transport=demo.TRANSPORT)
+        steps: list[Path] = []
+    else:
+        camp, secrets = create(root / "campaigns", spec.campaign, name, spec.map,
+                               [NewPlayer(*p) for p in spec.players], "gm@players.localhost", T0,
+                               schedule=spec.schedule, transport=demo.TRANSPORT, fixed_secrets=spec.secrets)
+        steps = sorted(p for p in (demo.SAMPLES / name).iterdir() if p.is_dir())
+    for reply in welcome_replies(camp, secrets, T0):
+        enqueue(camp.folder, build_mail(camp, ruleset, reply, T0))
+    return camp, steps
+
+
+def feed(step: Path, inbox: Path) -> None:
+    inbox.mkdir(parents=True, exist_ok=True)
+    for mail in sorted(step.glob("*.eml")):
+        shutil.copy(mail, inbox / mail.name)
+
+
+def sent_to_everyone(outbox: Path, everyone: set[str]) -> list[str]:
+    """The plain texts of the mails every address in `everyone` received."""
+    readers: dict[str, set[str]] = defaultdict(set)
+    for path in outbox.glob("*"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        part = msg.get_body(preferencelist=("plain",))
+        text = part.get_content().strip() if part else ""
+        readers[text].add(str(msg["To"]).rsplit("<", 1)[-1].rstrip(">"))
+    return [text for text, to in readers.items() if to >= everyone]
 
 
 @pytest.mark.parametrize("name", sorted(registry.available()))
-def test_ruleset_runs_setup_a_default_turn_and_renders_reports(name: str, tmp_path: Path) -> None:
+def test_ruleset_plays_its_first_turn_of_orders_by_defaults_and_publishes_it(name: str, tmp_path: Path) -> None:
     ruleset = registry.get(name)
-    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
-    camp, secrets = create(tmp_path / "campaigns", "conf", name, "", PLAYERS, "gm@conformance.localhost", T0,
-                     transport=transport)
-    start = ruleset.stage(turns.context(camp, T0))
-    now = T0
-    resolved = []
-    stuck = False
-    for reply in welcome_replies(camp, secrets, T0):
-        enqueue(camp.folder, build_mail(camp, ruleset, reply, T0))
+    camp, steps = new_campaign(name, tmp_path)
+    now, stuck, first_turn = T0, False, -1
     for _ in range(MAX_STAGES):
         camp = Campaign(camp.folder)
         stage = ruleset.stage(turns.context(camp, now))
-        if stage.turn > start.turn or stage.over or stage.waiting_for_gm:
+        if stage.over or (first_turn >= 0 and stage.turn > first_turn):
             break
+        now += timedelta(minutes=10)
+        if stuck or stage.waiting_for_gm:
+            assert steps, f"{name}: {stage.title} cannot move on by defaults and the demo has no mails left"
+            feed(steps.pop(0), tmp_path / "inbox")       # what the players and the GM send to start
+            log = tick(tmp_path / "campaigns", now)
+            assert not any("NOT PROCESSED" in line for line in log.lines), log.lines
+            stuck = False
+            continue
+        nobody_sent = not camp.state.get("submissions")
         camp.state["stage"]["force"] = True
         camp.save()
-        now += timedelta(minutes=10)
         log = tick(tmp_path / "campaigns", now)
         assert not any("NOT PROCESSED" in line for line in log.lines), log.lines
-        resolved += [line for line in log.lines if ": resolved " in line]
         after = ruleset.stage(turns.context(Campaign(camp.folder), now))
-        if (after.kind, after.turn) == (stage.kind, stage.turn):
-            stuck = True   # defaults cannot move this stage on (e.g. army lists the GM must approve)
-            break
-    assert resolved, f"{name}: no stage was resolved"
-    reports = [p for p in (camp.folder / "history").rglob("*.md")]
-    assert reports or stuck, f"{name} rendered no report"
-    assert all(p.read_text().strip() for p in reports)
-    sent = list((tmp_path / "outbox" / "new").glob("*"))
-    assert sent, f"{name} sent no mail"
+        if (after.kind, after.turn) == (stage.kind, stage.turn) and not after.over:
+            stuck = True                                 # defaults cannot move this stage on
+        elif nobody_sent and stage.turn >= 1 and first_turn < 0:
+            first_turn = stage.turn                      # the first stage of orders, resolved by defaults
+    assert first_turn >= 1, f"{name}: no stage of orders was resolved by defaults"
+    camp = Campaign(camp.folder)
+    assert camp.state["stage"]["turn"] > first_turn or ruleset.stage(turns.context(camp, now)).over, \
+        f"{name}: turn {first_turn} did not finish"
+    reports = sorted(camp.history(first_turn).glob("*.md"))
+    assert reports and all(p.read_text().strip() for p in reports), f"{name}: turn {first_turn} has no reports"
+    everyone = {p.email for p in camp.settings.players} | {camp.settings.gm.email}
+    public = sent_to_everyone(tmp_path / "outbox" / "new", everyone)
+    assert any(p.read_text().strip() in public for p in reports), \
+        f"{name}: no report of turn {first_turn} went to every player and the GM"
+    assert (camp.history(first_turn) / "dice.toml").exists()
