@@ -106,13 +106,15 @@ def _check(book: RuleBook) -> list[str]:
 
 
 def _check_fractions(book: RuleBook) -> list[str]:
-    problems = []
-    for key in ("results.major_max_lost_fraction_of_break_point", "results.massacre_max_lost_fraction_of_break_point",
-                "siege.besieged_tile_weight", "siege.besieged_city_weight", "victory.target_size"):
-        value = book[key]
-        top = 1 if key.startswith("results.") else book["size.city_tile_weight"]
-        if key == "victory.target_size" and value <= 0 or key != "victory.target_size" and not 0 <= value <= top:
-            problems.append(f"rules: {key!r} is {value!r}; it is out of range")
+    """Numbers that may be fractions: loss limits (0..1), half tiles (0..a city), the victory size (> 0)."""
+    ranges = {"results.major_max_lost_fraction_of_break_point": 1,
+              "results.massacre_max_lost_fraction_of_break_point": 1,
+              "siege.besieged_tile_weight": book["size.city_tile_weight"],
+              "siege.besieged_city_weight": book["size.city_tile_weight"]}
+    problems = [f"rules: {key!r} is {book[key]!r}; it must lie between 0 and {top}"
+                for key, top in ranges.items() if not 0 <= book[key] <= top]
+    if book["victory.target_size"] <= 0:
+        problems.append(f"rules: 'victory.target_size' is {book['victory.target_size']!r}; it must be more than 0")
     return problems
 
 
