@@ -181,20 +181,27 @@ def _remember(memo: dict[str, str], key: str, value: str) -> str:
 class SeaRoutes:
     """Groups of adjacent seas holding fleets: an army can only be convoyed
     between two coasts that touch one group, through a fleet of that group.
-    The groups are found when first asked for (`fleet_seas` is read then):
-    most phases need none."""
+    `fleet_seas` is read when first needed, and the groups are found only for
+    routes longer than one fleet: most phases need neither."""
 
     def __init__(self, board: Board, fleet_seas: Iterable[str]) -> None:
         self.board = board
-        self._seas = fleet_seas
+        self._given = fleet_seas
+        self._seas: set[str] | None = None
         self._group: dict[str, int] | None = None
         self._touching: dict[str, set[int]] = {}
+
+    @property
+    def fleet_seas(self) -> set[str]:
+        if self._seas is None:
+            self._seas = set(self._given)
+        return self._seas
 
     @property
     def group(self) -> dict[str, int]:
         """Sea province -> number of its group of fleet-holding seas."""
         if self._group is None:
-            self._group = self._flood(set(self._seas))
+            self._group = self._flood(self.fleet_seas)
         return self._group
 
     def _flood(self, seas: set[str]) -> dict[str, int]:
@@ -225,8 +232,12 @@ class SeaRoutes:
         coastal = self.board.provinces
         if src == dst or coastal[src].kind != "coast" or coastal[dst].kind != "coast":
             return False
+        shared = self.board.coast_seas[src] & self.board.coast_seas[dst]
         if via is None:
-            return bool(self.touching(src) & self.touching(dst))
+            # A fleet in a sea touching both coasts is a route by itself.
+            return not self.fleet_seas.isdisjoint(shared) or bool(self.touching(src) & self.touching(dst))
+        if via in shared:
+            return via in self.fleet_seas
         return via in self.group and self._leg(src, via, dst) and self._leg(dst, via, src)
 
     def _leg(self, start: str, via: str, other: str) -> bool:
