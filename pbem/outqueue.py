@@ -47,7 +47,9 @@ def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None
     sent_dir.mkdir(parents=True, exist_ok=True)
     try:
         for path in (queued := pending(folder)):
-            msg = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+            # compat32 keeps the stored header lines as they are: the transport needs the
+            # message as written, and re-reading every header costs more than sending it.
+            msg = BytesParser(policy=policy.compat32).parsebytes(path.read_bytes())
             try:
                 transport.send(msg)  # type: ignore[arg-type]
             except MailUnavailable as exc:

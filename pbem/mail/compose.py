@@ -6,6 +6,7 @@ again after a crash gives the same message, and delivery can recognise it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import re
@@ -68,8 +69,18 @@ def markdown_to_html(text: str) -> str:
     """Markdown (tables, fenced code, sane lists) to an HTML fragment; raw HTML in the
     source shows as text and links other than http(s), mailto and cid lose their target,
     because players' words end up in reports."""
+    converter = _converter()
+    try:
+        return converter.convert(text)
+    finally:
+        converter.reset()
+
+
+@functools.lru_cache(maxsize=1)
+def _converter() -> markdown.Markdown:
+    """One converter, reset after each use: building it compiles every pattern again."""
     extensions: list[str | Extension] = ["tables", "fenced_code", "sane_lists", _Untrusted()]
-    return markdown.Markdown(extensions=extensions).convert(text)
+    return markdown.Markdown(extensions=extensions)
 
 
 def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[str, str]]:
