@@ -51,7 +51,15 @@ def accept_unit_orders(
     """Parse and check orders that command a unit; the accepted ones keyed by province."""
     results: list[OrderResult | None] = [None] * len(orders)
     accepted: dict[str, Given] = {}
-    for i, power, order in _understood(board, orders, phase, results):
+    # Reads each line as parse_all does, written out: every order of every phase comes through here.
+    read, power_of = order_reader(board, phase), board.power
+    for i, (power, raw) in enumerate(orders):
+        try:
+            power = power_of(power)
+            order = read(raw) if isinstance(raw, str) else raw
+        except OrderProblem as problem:
+            results[i] = rejected(power, as_text(raw), problem)
+            continue
         unit = units.get(order.province)
         try:
             if unit is None or unit.power != power or unit.kind != order.kind:
