@@ -124,6 +124,7 @@ service lmtp {{
 @dataclass
 class Dovecot:
     users: dict[str, str]                       # address -> password
+    extra_conf: str = ""                        # more settings, e.g. a narrower imap_capability
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="pbem-dovecot-")))
     imap_port: int = field(default_factory=free_port)
     imaps_port: int = field(default_factory=free_port)
@@ -158,7 +159,7 @@ class Dovecot:
         self.conf = d / "dovecot.conf"
         self.conf.write_text(CONF_TEMPLATE.format(
             instance=f"pbemtest-{self.imap_port}", d=d, uid=uid, gid=gid, user_lines=user_lines,
-            imap_port=self.imap_port, imaps_port=self.imaps_port, lmtp_port=self.lmtp_port))
+            imap_port=self.imap_port, imaps_port=self.imaps_port, lmtp_port=self.lmtp_port) + self.extra_conf)
 
     # -- lifecycle ---------------------------------------------------------
     def start(self, timeout: float = 10.0) -> float:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.connection import MailUnavailable, ServerSpec
-from pbem.mail.imap import PORTS, ImapInbox
+from pbem.mail.connection import MailUnavailable
+from pbem.mail.imap import ImapInbox
 from pbem.mail.inbox import open_inbox
 from tests.mail.conftest import (
     IMAP_ENV,
@@ -21,7 +21,7 @@ from tests.mail.conftest import (
 )
 from tests.mail.mailservers import Dovecot
 
-pytestmark = pytest.mark.usefixtures("passwords")
+pytestmark = [pytest.mark.usefixtures("passwords"), pytest.mark.mailserver]
 
 
 def inbox(server: Dovecot, tmp_path: Path, **extra: object) -> ImapInbox:
@@ -44,17 +44,6 @@ def test_each_tls_mode_reads_the_new_mail(dovecot: Dovecot, tmp_path: Path, tls:
     port = dovecot.imaps_port if tls == "implicit" else dovecot.imap_port
     items = list(inbox(dovecot, tmp_path, tls=tls, port=port).items())
     assert [b"line 0" in i.raw for i in items] == [True, False] and b"line 1" in items[1].raw
-
-
-def test_plain_imap_is_refused_for_a_remote_host(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="allowed only for a server on this machine"):
-        ServerSpec.read({"host": "imap.example.org", "tls": "none", "user": "u", "password_env": "X"},
-                        tmp_path, "imap", PORTS)
-
-
-def test_a_password_in_the_settings_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="do not put the password in the settings"):
-        open_inbox({"type": "imap", "host": "127.0.0.1", "user": "u", "password": "secret"}, tmp_path)
 
 
 def test_password_from_a_file_outside_the_settings(dovecot: Dovecot, tmp_path: Path) -> None:
@@ -138,3 +127,19 @@ def test_uidvalidity_is_remembered_and_a_change_is_reported(dovecot: Dovecot, tm
     assert result.returncode == 0, result.stderr
     list(open_inbox(imap_spec(dovecot), tmp_path, log=notes.append).items())
     assert len(notes) == 1 and "-> 12345" in notes[0] and "checked against the journal" in notes[0]
+
+
+def test_without_move_done_mail_is_flagged_where_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that cannot MOVE: the keyword alone marks the mail done."""
+    server = Dovecot(users=USERS, extra_conf="imap_capability = IMAP4rev1 LITERAL+ SASL-IR ID ENABLE IDLE UIDPLUS\n")
+    try:
+        server.start()
+        append(server, *mails(2))
+        box = inbox(server, tmp_path)                         # processed = "Processed", as by default
+        for item in box.items():
+            box.mark_done(item.key)
+        box.close()
+        assert len(flags(server)) == 2 and all(b"$PbemDone" in f for f in flags(server))
+        assert list(inbox(server, tmp_path).items()) == []
+    finally:
+        server.cleanup()

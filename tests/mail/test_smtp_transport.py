@@ -21,7 +21,7 @@ from tests.mail.conftest import (
 )
 from tests.mail.mailservers import Dovecot
 
-pytestmark = pytest.mark.usefixtures("passwords")
+pytestmark = [pytest.mark.usefixtures("passwords"), pytest.mark.mailserver]
 
 
 def note(number: int, to: str = "alice@pbem.test") -> EmailMessage:
