@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import email
 import shutil
-from datetime import datetime, timedelta, timezone
-from email import policy
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,61 +11,14 @@ import pytest
 from pbem import credentials, turns
 from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import NewPlayer, create
 from pbem.engine import Faults, tick
 from pbem.mail.outbox import MaildirTransport  # noqa: F401  (the outbox format the tests read)
-
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
-SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002", "gm": "GMGM-TEST-0000-0000-0000"}
+from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 
 @pytest.fixture
 def camp(tmp_path: Path) -> Campaign:
-    return make_campaign(tmp_path)
-
-
-def make_campaign(tmp_path: Path) -> Campaign:
-    """Red and Blue on the Rift Valley map, lists approved, turn 1 orders open."""
-    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
-               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5")]
-    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
-    c, _ = create(tmp_path / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
-                  transport=transport, fixed_secrets=SECRETS)
-    state = c.state["game"]["dr"]
-    for key in ("R-1", "B-1"):
-        state["lists"][key].update(approved=True, name=f"List {key}")
-    state["phase"] = "orders"
-    turns.open_stage(c, __import__("pbem.rulesets.registry", fromlist=["get"]).get("daemon_rift"), T0)
-    c.save()
-    return c
-
-
-def put(camp: Campaign, name: str, body: str, sender: str = "Alice <alice@test.localhost>",
-        subject: str = "[rift] orders", mid: str = "", ctype: str = 'text/plain; charset="utf-8"') -> None:
-    inbox = camp.folder.parent.parent / "inbox"
-    inbox.mkdir(exist_ok=True)
-    mid = mid or f"{name}@test.localhost"
-    raw = (f"From: {sender}\nTo: rift@pbem.localhost\nSubject: {subject}\nMessage-ID: <{mid}>\n"
-           f"Date: Mon, 23 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\nContent-Type: {ctype}\n\n{body}")
-    (inbox / f"{name}.eml").write_text(raw.replace("\n", "\r\n"))
-
-
-def outbox(camp: Campaign, to: str = "") -> list[email.message.EmailMessage]:
-    folder = camp.folder.parent.parent / "outbox" / "new"
-    msgs = [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in sorted(folder.glob("*"))] \
-        if folder.exists() else []
-    return [m for m in msgs if not to or to in str(m["To"])]  # type: ignore[misc]
-
-
-def body(msg: email.message.EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    assert part is not None
-    return part.get_content()
-
-
-def run(camp: Campaign, now: datetime = T0 + timedelta(hours=1)) -> Campaign:
-    tick(camp.folder.parent, now)
-    return Campaign(camp.folder)
+    return dr_campaign(tmp_path)
 
 
 RED = f"PLAYER red {SECRETS['red']}\n"

@@ -15,13 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import turns
 from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import NewPlayer, create
-from pbem.rulesets import registry
 from pbem.store import write_toml
-from tests.test_engine_intake import SECRETS, T0, body, outbox, put, run
+from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
 BLUE = f"PLAYER blue {SECRETS['blue']}\n"
@@ -29,26 +26,10 @@ GM = f"GM {SECRETS['gm']}\n"
 BOB = "Bob <bob@test.localhost>"
 
 
-def campaign(root: Path, rules: dict, tokens: dict[str, str]) -> Campaign:  # type: ignore[type-arg]
-    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
-               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5")]
-    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
-    camp, _ = create(root / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
-                     transport=transport, rules=rules, fixed_secrets=SECRETS)
-    state = camp.state["game"]["dr"]
-    state["tokens"] = {t: {"id": t, "faction": t[0], "territory": where} for t, where in tokens.items()}
-    for key in tokens:
-        state["lists"][key].update(approved=True, status="active", name=f"List {key}", arrival_turn=1)
-    state["phase"] = "orders"
-    turns.open_stage(camp, registry.get("daemon_rift"), T0)
-    camp.save()
-    return camp
-
-
 @pytest.fixture
 def tie(tmp_path: Path) -> Campaign:
     """R-1, R-2 and B-1 all move into T25: three tied sides."""
-    camp = campaign(tmp_path, {"movement": {"multiway_tie": "gm"}}, {"R-1": "T24", "R-2": "T8", "B-1": "T9"})
+    camp = dr_campaign(tmp_path, {"R-1": "T24", "R-2": "T8", "B-1": "T9"}, {"movement": {"multiway_tie": "gm"}})
     put(camp, "o1", RED + "R-1 M T25\nR-2 M T25\n")
     put(camp, "o2", BLUE + "B-1 M T25\n", sender=BOB)
     return run(camp)
@@ -103,8 +84,8 @@ def test_dr_mov_27_second_battle_window_through_the_engine(tmp_path: Path) -> No
     """Red wins the T25/T26 swap; R-2 and B-2 then fight for T25 in a second window.
     The battle report (DR-TRN-4) shows the accepted results, the massacre die, the
     follow-up contest and the final positions."""
-    camp = campaign(tmp_path, {"battle": {"dependent_contest": "second_window"}},
-                    {"R-1": "T25", "R-2": "T24", "B-1": "T26", "B-2": "T9"})
+    camp = dr_campaign(tmp_path, {"R-1": "T25", "R-2": "T24", "B-1": "T26", "B-2": "T9"},
+                       {"battle": {"dependent_contest": "second_window"}})
     write_toml(camp.folder / "private" / "dice.toml", {"secrets": {"1": "fixed-secret-for-this-test"}})
     put(camp, "o1", RED + "R-1 M T26\nR-2 M T25\n")
     put(camp, "o2", BLUE + "B-1 M T25\nB-2 M T25\n", sender=BOB)

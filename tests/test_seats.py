@@ -10,7 +10,7 @@ import pytest
 from pbem.campaign import Campaign
 from pbem.cli import main
 from pbem.store import read_toml
-from tests.test_engine_intake import SECRETS, body, make_campaign, outbox, put, run
+from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 GM = f"GM {SECRETS['gm']}\n"
 CAROL = "Carol <carol@test.localhost>"
@@ -18,7 +18,7 @@ CAROL = "Carol <carol@test.localhost>"
 
 @pytest.fixture
 def camp(tmp_path: Path) -> Campaign:
-    return make_campaign(tmp_path)
+    return dr_campaign(tmp_path)
 
 
 def _secret(mail_text: str) -> str:

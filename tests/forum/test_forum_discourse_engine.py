@@ -14,10 +14,10 @@ from pbem.engine import Faults, build_mail, tick
 from pbem.forum.base import key_of
 from pbem.rulesets import registry
 from pbem.store import read_toml, write_toml
+from tests.engine_helpers import T0, body, outbox, put, run
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer
 from tests.forum.test_forum_engine import BLUE, BOB, RED, campaign
-from tests.test_engine_intake import T0, body, outbox, put, run
 
 
 @pytest.fixture

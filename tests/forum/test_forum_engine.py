@@ -8,14 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import turns
 from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
 from pbem.engine import Faults, tick
 from pbem.forum.folder import split_header
-from pbem.rulesets import registry
 from pbem.store import read_toml, write_toml
-from tests.test_engine_intake import SECRETS, T0, body, outbox, put, run
+from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
 BLUE = f"PLAYER blue {SECRETS['blue']}\n"
@@ -23,25 +20,14 @@ BOB = "Bob <bob@test.localhost>"
 
 
 def campaign(root: Path, tokens: dict[str, str], forum: dict | None = None) -> Campaign:  # type: ignore[type-arg]
-    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
-               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5")]
-    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"},
-                 "forum": {"kind": "folder", "path": "../../forum/rift", "bot": "pbem"} | (forum or {})}
-    camp, _ = create(root / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
-                     transport=transport, fixed_secrets=SECRETS)
+    """Red and Blue with a folder forum; forum accounts alice, Bob and dave_gm (the GM)."""
+    forum_transport = {"forum": {"kind": "folder", "path": "../../forum/rift", "bot": "pbem"} | (forum or {})}
+    camp = dr_campaign(root, tokens, transport=forum_transport)
     settings = read_toml(camp.folder / "campaign.toml")
     settings["players"][0]["forum"], settings["players"][1]["forum"] = "alice", "Bob"
     settings["gm"]["forum"] = "dave_gm"
     write_toml(camp.folder / "campaign.toml", settings)
-    camp = Campaign(camp.folder)
-    state = camp.state["game"]["dr"]
-    state["tokens"] = {t: {"id": t, "faction": t[0], "territory": where} for t, where in tokens.items()}
-    for key in tokens:
-        state["lists"][key].update(approved=True, status="active", name=f"List {key}", arrival_turn=1)
-    state["phase"] = "orders"
-    turns.open_stage(camp, registry.get("daemon_rift"), T0)
-    camp.save()
-    return camp
+    return Campaign(camp.folder)
 
 
 @pytest.fixture
