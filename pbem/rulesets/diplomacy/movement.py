@@ -178,7 +178,7 @@ class Movement:
             fleets = set(self.convoy_orders.get((p, moves[p].target), ()))
             if not self._chain(p, moves[p].target, fleets):
                 known[(PATH, p)] = False
-            elif not any(f in moves_to for f in fleets):
+            elif moves_to.keys().isdisjoint(fleets):
                 known[(PATH, p)] = True
         for p, m in moves.items():
             if m.target in units:
@@ -296,14 +296,14 @@ class Movement:
         fleets = set(self.convoy_orders.get((src, dst), ()))
         return self._chain(src, dst, fleets, lambda f: not r.resolve((DISLODGED, f)))
 
-    def _chain(self, src: str, dst: str, fleets: set[str], usable=lambda f: True) -> bool:  # type: ignore[no-untyped-def]
-        """Whether the fleets (those `usable`) link `src` to `dst` through adjacent seas."""
+    def _chain(self, src: str, dst: str, fleets: set[str], usable: Callable[[str], bool] | None = None) -> bool:
+        """Whether the fleets (all, or those `usable`) link `src` to `dst` through adjacent seas."""
         reach = self.board.fleet_reach
         frontier = [f for f in fleets if src in reach[f]]
         seen = set(frontier)
         while frontier:
             f = frontier.pop()
-            if not usable(f):
+            if usable is not None and not usable(f):
                 continue
             if dst in reach[f]:
                 return True
