@@ -55,7 +55,7 @@ class SharedIntake:
         self.site = site
         self.now = now
         self.log = log
-        self.sharing = self._sharing()
+        self._survey()
         self.active = {folder.name for folder in discover(root)} & self.sharing.keys()
         self.whole_site = Path(root).resolve() == site.root.resolve()
         self.unread: set[str] = set()
@@ -82,7 +82,7 @@ class SharedIntake:
         except ValueError as exc:
             self.log(f"pbem.toml: NOT PROCESSED: [transport.inbox]: {exc}")
             return set(self.active)
-        postmaster = Postmaster(self.site, self.now, self._own_addresses())
+        postmaster = Postmaster(self.site, self.now, self.own)
         with contextlib.ExitStack() as locks:
             targets: dict[str, _Target | None] = {}
             taken: dict[str, list[str]] = {}      # campaign ("" for the postmaster) -> keys not yet stored
@@ -124,7 +124,7 @@ class SharedIntake:
         if name not in self.sharing:
             if not self.whole_site:
                 return None      # the tick of the whole directory answers it
-            postmaster.answer(sub, name)
+            postmaster.answer(sub, name, self.elsewhere.get(name, ""))
             return ""
         if name not in self.active:
             return None
@@ -152,23 +152,23 @@ class SharedIntake:
             return None
         return _Target(camp, ruleset, Intake(camp, ruleset, self.now))
 
-    def _sharing(self) -> dict[str, Path]:
-        """Campaigns of the site that read the shared mailbox (no [transport.inbox] of their own)."""
-        found = {}
+    def _survey(self) -> None:
+        """Which campaigns of the site read the shared mailbox (no [transport.inbox] of their
+        own), which read their own (name -> address), and every address that is ours."""
+        self.sharing: dict[str, Path] = {}
+        self.elsewhere: dict[str, str] = {}
+        self.own = {self.site.address}
         for folder in discover(self.site.root):
             try:
-                if load_settings(folder).inbox.get("shared"):
-                    found[folder.name] = folder
+                settings = load_settings(folder)
             except (SettingsError, StoreError):
-                found[folder.name] = folder     # broken: its mail must wait, not be refused
-        return found
-
-    def _own_addresses(self) -> set[str]:
-        own = {self.site.address}
-        for folder in self.sharing.values():
-            with contextlib.suppress(SettingsError, StoreError):
-                own.add(load_settings(folder).address)
-        return own
+                self.sharing[folder.name] = folder     # broken: its mail must wait, not be refused
+                continue
+            self.own.add(settings.address)
+            if settings.inbox.get("shared"):
+                self.sharing[folder.name] = folder
+            else:
+                self.elsewhere[folder.name] = settings.address
 
 
 class Postmaster:
@@ -185,7 +185,9 @@ class Postmaster:
         self.state = read_toml(path) if path.exists() else {}
         self.changed = False
 
-    def answer(self, sub: Submission, named: str) -> None:
+    def answer(self, sub: Submission, named: str, elsewhere: str = "") -> None:
+        """Reply once to mail for no campaign here; `elsewhere` is the address of a campaign
+        of that name that reads its own mailbox."""
         journal = self.state.setdefault("journal", {})
         if sub.message_id in journal:
             return
@@ -196,7 +198,7 @@ class Postmaster:
         elif not self._may_answer(sub.sender):
             note = "not answered: reply limit"
         else:
-            enqueue(self.folder, self._reply(sub, named))
+            enqueue(self.folder, self._reply(sub, named, elsewhere))
             note = "answered: no such campaign" if named else "answered: no campaign named"
         journal[sub.message_id] = note
         self.changed = True
@@ -227,8 +229,8 @@ class Postmaster:
         counts[address] = recent + [iso(self.now)] if allowed else recent
         return allowed
 
-    def _reply(self, sub: Submission, named: str):  # type: ignore[no-untyped-def]
-        context = {"named": named, "subject": sub.subject, "address": self.site.address}
+    def _reply(self, sub: Submission, named: str, elsewhere: str):  # type: ignore[no-untyped-def]
+        context = {"named": named, "subject": sub.subject, "address": self.site.address, "elsewhere": elsewhere}
         text = render("common", "unrouted", context, self.site.root)
         subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or 'your mail'}"
         domain = self.site.address.partition("@")[2] or "localhost"

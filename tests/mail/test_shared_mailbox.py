@@ -137,3 +137,13 @@ def test_replies_to_one_address_are_throttled_and_the_gm_told_once(dovecot: Dove
     [alert] = mailbox(dovecot, "gm@pbem.test")
     assert "alice@pbem.test was sent 3 automatic replies within an hour" in text_of(alert)
     assert SECRETS["red"] not in text_of(alert)
+
+
+def test_mail_for_a_campaign_with_its_own_mailbox_is_pointed_there(dovecot: Dovecot, site: Path) -> None:
+    make_campaign(site, "solo", transport={"inbox": {"type": "maildir", "path": "inbox"}})
+    append(dovecot, red("R-1 M T25\n", subject="[solo] orders", message_id="<for-solo@x>"))
+    run(site)
+    [reply] = mailbox(dovecot, "alice@pbem.test")
+    text = " ".join(text_of(reply).split())
+    assert "the campaign **solo** reads its orders at solo@pbem.localhost" in text
+    assert not Campaign(site / "solo").state["journal"] and mailbox(dovecot, ORDERS_BOX) == []
