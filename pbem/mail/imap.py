@@ -134,7 +134,14 @@ class ImapInbox:
                 raise _ValidityChanged
             client.add_flags(uids, [DONE, SEEN], silent=True)
             if self.processed and client.has_capability("MOVE"):
-                client.move(uids, self.processed)
+                try:
+                    client.move(uids, self.processed)
+                except imaplib.IMAP4.abort:
+                    raise
+                except IMAPClientError as exc:   # the keyword already marks them done
+                    self.log(f"{self.server.where}: cannot move done mail to {self.processed!r} ({exc}); "
+                             "it stays flagged $PbemDone instead")
+                    self.processed = ""
 
         self._call(mark)
 
@@ -157,6 +164,8 @@ class ImapInbox:
             except DISCONNECTED:
                 self._drop()
                 raise
+            except IMAPClientError as exc:       # a NO or BAD answer: the mail stays for later
+                raise MailUnavailable(f"{self.server.where}: {self.folder}: {describe(exc)}") from exc
 
         return self.server.patiently(attempt, DISCONNECTED)
 

@@ -221,7 +221,7 @@ def _has(msg: Message, *names: str) -> bool:
 def _safe_order_text(msg: Message, problems: list[str]) -> str:
     try:
         return _order_text(msg, problems)
-    except Exception as error:  # the email package has crashed on hostile MIME before
+    except Exception as error:  # noqa: BLE001  (the email package has crashed on hostile MIME before)
         problems.append(f"could not read the message body ({type(error).__name__})")
         return ""
 
@@ -317,7 +317,7 @@ def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
     return data.decode("latin-1")
 
 
-_INVISIBLE = [*range(0, 9), *range(11, 32), 0x7F, 0xAD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]
+_INVISIBLE = [*range(9), *range(11, 32), 0x7F, 0xAD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]
 _CLEAN = {code: None for code in _INVISIBLE} | {0xA0: " ", 0x2007: " ", 0x202F: " ", 0x2011: "-"}
 
 
@@ -418,7 +418,7 @@ def html_to_text(html: str) -> str:
     line), entities are decoded, scripts and styles dropped, blockquotes marked "> "."""
     parser = _HtmlText()
     try:
-        parser.feed(re.sub(r"<!\[.*?\]>", "", html, flags=re.S))  # Outlook's <![if ...]>
+        parser.feed(re.sub(r"<!\[.*?\]>", "", html, flags=re.DOTALL))  # Outlook's <![if ...]>
         parser.close()
     except AssertionError:  # html.parser's reaction to some malformed markup
         pass

@@ -143,3 +143,19 @@ def test_without_move_done_mail_is_flagged_where_it_is(tmp_path: Path, monkeypat
         assert list(inbox(server, tmp_path).items()) == []
     finally:
         server.cleanup()
+
+
+def test_a_processed_folder_that_cannot_be_made_leaves_done_mail_flagged(dovecot: Dovecot, tmp_path: Path) -> None:
+    append(dovecot, *mails(2))
+    notes: list[str] = []
+    box = open_inbox(imap_spec(dovecot, processed="~Done"), tmp_path, log=notes.append)
+    for item in box.items():
+        box.mark_done(item.key)
+    box.close()
+    assert len(flags(dovecot)) == 2 and all(b"$PbemDone" in f for f in flags(dovecot))
+    assert any("cannot move done mail to '~Done'" in note for note in notes)
+
+
+def test_a_missing_folder_is_unavailable_not_a_crash(dovecot: Dovecot, tmp_path: Path) -> None:
+    with pytest.raises(MailUnavailable, match="Orders"):
+        list(inbox(dovecot, tmp_path, folder="Orders").items())
