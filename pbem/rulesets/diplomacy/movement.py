@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pbem.adjudicator import Resolver
 from pbem.rulesets.diplomacy.accept import Check, Given, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.orders import Convoy, Hold, Move, Order, Support
+from pbem.rulesets.diplomacy.orders import Convoy, Move, Order, Support
 from pbem.rulesets.diplomacy.results import (
     FAILS,
     SUCCEEDS,
@@ -54,15 +54,7 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
     routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and u.province in board.seas)
 
     def check(order: Order, unit: Unit) -> Order:
-        if isinstance(order, Move):
-            return order.validate(board, unit, routes)
-        if isinstance(order, Support):
-            return order.validate(board, unit, at)
-        if isinstance(order, Convoy):
-            return order.validate(board, unit, at, routes)
-        if isinstance(order, Hold):
-            return order if order.loc == unit.loc else Hold(order.kind, unit.loc)
-        raise AssertionError(f"unexpected order {order!r}")
+        return order.validate(board, unit, at, routes)
 
     return check
 

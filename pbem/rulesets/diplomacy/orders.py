@@ -9,9 +9,10 @@ unit it commands and raises `IllegalOrder` with the reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 from typing import ClassVar
 
 from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, normalise
@@ -20,6 +21,7 @@ from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
 
 PHASES = ("movement", "retreat", "adjustment")
 _MEMO_TABLES = {phase: f"orders {phase}" for phase in PHASES}
+_NO_UNITS: Mapping[str, Unit] = MappingProxyType({})
 
 VERBS: dict[str, str] = {}
 for _verb, _words in {
@@ -193,6 +195,14 @@ class Order:
             have = "an army" if unit.kind == "A" else "a fleet"
             raise IllegalOrder(f"the unit in {unit.province} is {have}", suggestion=f"{unit.kind} {unit.loc}")
 
+    def validate(
+        self, board: Board, unit: Unit, units: Mapping[str, Unit] = _NO_UNITS, routes: SeaRoutes | None = None
+    ) -> Order:
+        """The order as `unit` will try it (at the unit's own location), or
+        IllegalOrder; `units` are the units on the board by province, `routes`
+        the convoys the fleets now at sea could make. Each order type adds its checks."""
+        return self if self.loc == unit.loc else type(self)(self.kind, unit.loc)
+
 
 def order_reader(board: Board, phase: str) -> Callable[[str], Order]:
     """`Order.parse` for the many lines of one phase, with the memo looked up once."""
@@ -264,7 +274,9 @@ class Move(Order):
             cur.verb()
         return cls(kind, loc, dst, via)
 
-    def validate(self, board: Board, unit: Unit, routes: SeaRoutes | None = None) -> Move:
+    def validate(
+        self, board: Board, unit: Unit, units: Mapping[str, Unit] = _NO_UNITS, routes: SeaRoutes | None = None
+    ) -> Move:
         """The move as it will be tried (fleet coast filled in), or IllegalOrder.
 
         An army may name a province it cannot reach over land when fleets now at
@@ -333,7 +345,9 @@ class Support(Order):
             raise InvalidOrder("a support is 'S A PAR' (to hold) or 'S A PAR - BUR' (to move)")
         return cls(kind, loc, target_kind, target_loc, "")
 
-    def validate(self, board: Board, unit: Unit, units: dict[str, Unit]) -> Support:
+    def validate(
+        self, board: Board, unit: Unit, units: Mapping[str, Unit] = _NO_UNITS, routes: SeaRoutes | None = None
+    ) -> Support:
         supported = units.get(self.target)
         if supported is None:
             raise IllegalOrder(f"there is no unit in {self.target} to support")
@@ -367,9 +381,13 @@ class Convoy(Order):
             raise InvalidOrder("a convoy is 'C A LON - BEL'")
         return cls(kind, loc, province_of(army_loc), province_of(cur.location()))
 
-    def validate(self, board: Board, unit: Unit, units: dict[str, Unit], routes: SeaRoutes) -> Convoy:
+    def validate(
+        self, board: Board, unit: Unit, units: Mapping[str, Unit] = _NO_UNITS, routes: SeaRoutes | None = None
+    ) -> Convoy:
         if unit.kind != "F" or unit.province not in board.seas:
             raise IllegalOrder("only fleets at sea can convoy")
+        if routes is None:
+            raise IllegalOrder("convoys are ordered in movement phases only")
         army = units.get(self.army_loc)
         if army is None or army.kind != "A":
             raise IllegalOrder(f"there is no army in {self.army_loc} to convoy")
