@@ -97,6 +97,11 @@ class ServerSpec:
                    _path(spec.get("cafile"), base), float(numbers["timeout"]), int(numbers["retries"]),
                    float(numbers["backoff"]))
 
+    def give_up(self, reason: str) -> MailUnavailable:
+        """Note the server as unavailable for the rest of this run; the error to raise."""
+        _unreachable[(self.protocol, self.host, self.port)] = reason
+        return MailUnavailable(f"{self.where}: {reason}")
+
     @property
     def where(self) -> str:
         return f"{self.protocol.upper()} {self.user + '@' if self.user else ''}{self.host}:{self.port}"
@@ -131,8 +136,7 @@ class ServerSpec:
                 raise MailUnavailable(f"{self.where}: the server's certificate is not trusted: {exc}") from exc
             except transient as exc:
                 if number == self.retries:
-                    _unreachable[server] = f"{describe(exc)} (after {number + 1} attempts)"
-                    raise MailUnavailable(f"{self.where}: {_unreachable[server]}") from exc
+                    raise self.give_up(f"{describe(exc)} (after {number + 1} attempts)") from exc
                 time.sleep(self.backoff * 2**number)
         raise AssertionError("unreachable")
 

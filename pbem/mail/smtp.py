@@ -14,8 +14,9 @@ goes again.) The connection is opened on the first mail and kept for the whole b
 
 What the server says decides what happens next: a refused connection, a dropped session or
 a 421 means the server is unavailable (MailUnavailable: the delivery loop stops and everything
-waits for the next tick); a 4xx for one message is retried a few times with backoff; a 5xx
-refusal is reported for that message alone. Nothing leaves the outbox queue unless the
+waits for the next tick); a 4xx is retried a few times with backoff, and if it persists the
+server counts as unavailable too; a 5xx refusal is reported for that message alone, which
+stays queued (the next tick tries it again) while the rest go out. Nothing leaves the outbox queue unless the
 server accepted it.
 """
 
@@ -91,14 +92,19 @@ class SmtpTransport:
                 return connection.send_message(msg, from_addr=sender, to_addrs=recipients)
             except smtplib.SMTPRecipientsRefused as exc:
                 codes = [code for code, _ in exc.recipients.values()]
-                if not all(400 <= code < 500 for code in codes) or attempt == self.server.retries:
+                if not all(400 <= code < 500 for code in codes):
                     raise MailRefused(f"{msg['Message-ID']}: every recipient refused: {exc.recipients}") from exc
+                if attempt == self.server.retries:
+                    raise self._deferring(exc.recipients) from exc
             except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+                reply = f"{exc.smtp_code} {_text(exc.smtp_error)}"
                 if exc.smtp_code == 421:
                     self._drop()
-                    raise MailUnavailable(f"{self.server.where}: {exc.smtp_code} {_text(exc.smtp_error)}") from exc
-                if not 400 <= exc.smtp_code < 500 or attempt == self.server.retries:
-                    raise MailRefused(f"{msg['Message-ID']}: {exc.smtp_code} {_text(exc.smtp_error)}") from exc
+                    raise MailUnavailable(f"{self.server.where}: {reply}") from exc
+                if not 400 <= exc.smtp_code < 500:
+                    raise MailRefused(f"{msg['Message-ID']}: {reply}") from exc
+                if attempt == self.server.retries:
+                    raise self._deferring(reply) from exc
             except UNREACHABLE as exc:
                 # The server may or may not have taken the message before the session broke;
                 # sending again now could double it, so it waits for the next tick.
@@ -108,6 +114,12 @@ class SmtpTransport:
                 connection.rset()
             time.sleep(self.server.backoff * 2**attempt)
         raise AssertionError("unreachable")
+
+    def _deferring(self, reply: object) -> MailUnavailable:
+        """A temporary refusal that outlasted the retries: the server is not taking mail now,
+        and trying the rest of the batch would only wait through the same retries again."""
+        self._drop()
+        return self.server.give_up(f"still deferring after {self.server.retries + 1} tries: {reply}")
 
     def _connected(self) -> smtplib.SMTP:
         if self._connection is None:

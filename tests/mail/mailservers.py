@@ -258,6 +258,7 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
 
     class LmtpRelay:
         refuse = ""
+        refused = 0
         accepted = 0
 
         async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -268,6 +269,7 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
 
         async def handle_DATA(self, server, session, envelope):
             if self.refuse:
+                self.refused += 1
                 return self.refuse
             loop = asyncio.get_running_loop()
             errors = []

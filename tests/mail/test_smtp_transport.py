@@ -91,13 +91,16 @@ def test_server_down_stops_the_batch_and_keeps_everything(dovecot: Dovecot, rela
     assert pending(tmp_path) == [] and len(mailbox(dovecot, "alice@pbem.test")) == 4
 
 
-def test_temporary_refusal_is_retried_then_kept(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+def test_a_temporary_refusal_is_retried_then_the_batch_waits(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
     relay.handler.refuse = "451 4.3.0 Try again later"
-    enqueue(tmp_path, note(1))
+    for number in range(3):
+        enqueue(tmp_path, note(number))
     sent, problems = deliver(tmp_path, transport(dovecot, relay, tmp_path, retries=2))
-    assert sent == 0 and "451" in problems[0] and len(pending(tmp_path)) == 1
+    assert sent == 0 and len(problems) == 1 and "still deferring after 3 tries: 451" in problems[0]
+    assert relay.handler.refused == 3 and len(pending(tmp_path)) == 3     # the other two were not tried
     relay.handler.refuse = ""
-    assert deliver(tmp_path, transport(dovecot, relay, tmp_path))[0] == 1
+    forget_unreachable()                                                   # the next tick
+    assert deliver(tmp_path, transport(dovecot, relay, tmp_path))[0] == 3
 
 
 def test_permanent_refusal_of_an_unknown_recipient(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
@@ -113,3 +116,13 @@ def test_unreachable_port_raises_mail_unavailable(dovecot: Dovecot, relay: Relay
     relay.stop()
     with pytest.raises(MailUnavailable, match="after 2 attempts"):
         transport(dovecot, relay, tmp_path).send(note(1))
+
+
+def test_a_permanently_refused_mail_stays_queued_and_the_rest_go(dovecot: Dovecot, relay: Relay,
+                                                                 tmp_path: Path) -> None:
+    enqueue(tmp_path, note(1, to="nobody@pbem.test"))
+    enqueue(tmp_path, note(2))
+    sent, problems = deliver(tmp_path, transport(dovecot, relay, tmp_path))
+    assert sent == 1 and len(problems) == 1 and "550" in problems[0]
+    [waiting] = pending(tmp_path)
+    assert b"nobody@pbem.test" in waiting.read_bytes()
