@@ -78,11 +78,11 @@ class SharedIntake:
         if not self.active and not self.whole_site:
             return set()
         try:
+            postmaster = Postmaster(self.site, self.now, self.own)
             inbox = open_inbox(self.site.inbox, self.site.root, state_dir=self.site.postmaster, log=self.log)
-        except ValueError as exc:
-            self.log(f"pbem.toml: NOT PROCESSED: [transport.inbox]: {exc}")
+        except (ValueError, StoreError) as exc:
+            self.log(f"pbem.toml: NOT PROCESSED: shared mailbox: {exc}")
             return set(self.active)
-        postmaster = Postmaster(self.site, self.now, self.own)
         with contextlib.ExitStack() as locks:
             targets: dict[str, _Target | None] = {}
             taken: dict[str, list[str]] = {}      # campaign ("" for the postmaster) -> keys not yet stored

@@ -49,6 +49,7 @@ class MaildirInbox:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)   # Maildir() makes only the last level
         mailbox.Maildir(self.path, create=True)
 
     def items(self) -> Iterator[InboxItem]:

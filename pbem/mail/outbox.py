@@ -29,6 +29,7 @@ class MaildirTransport:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)   # Maildir() makes only the last level
         mailbox.Maildir(self.path, create=True)
         self._index = self.path / ".delivered"
         self._known: set[str] | None = None

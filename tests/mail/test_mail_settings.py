@@ -51,3 +51,16 @@ def test_a_shared_mailbox_needs_its_address(tmp_path: Path) -> None:
     log = tick(root, T0)
     assert any("NOT PROCESSED" in line and "address: required with a shared [transport.inbox]" in line
                for line in log.lines)
+
+
+def test_a_broken_postmaster_state_stops_the_shared_mailbox_not_the_tick(tmp_path: Path) -> None:
+    root = tmp_path / "campaigns"
+    root.mkdir()
+    settings = {"address": "orders@pbem.test", "transport": {"inbox": {"type": "maildir", "path": "mail"}}}
+    (root / "pbem.toml").write_text(tomli_w.dumps(settings))
+    (root / "postmaster").mkdir()
+    (root / "postmaster" / "state.toml").write_text("journal = [broken\n")
+    make_campaign(root)
+    log = tick(root, T0)
+    assert any("pbem.toml: NOT PROCESSED: shared mailbox" in line and "broken TOML" in line for line in log.lines)
+    assert any(line.startswith("rift: ") and "could not be read" in line for line in log.lines)
