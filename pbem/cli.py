@@ -18,6 +18,7 @@ from pbem.errors import UserError
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "create a campaign from a ruleset, a map and a player list"),
     "tick": ("tick", "the cron job: read mail, acknowledge, resolve due turns, deliver"),
+    "check-mail": ("check_mail", "log in to the campaigns' mailboxes and mail servers, changing nothing"),
     "status": ("status", "show each campaign's stage, deadline and who has submitted"),
     "orders": ("orders_cmd", "show the orders on file (GM)"),
     "resolve": ("resolve", "resolve the current stage now (GM)"),

@@ -101,6 +101,18 @@ class ImapInbox:
     def close(self) -> None:
         self._finish()
 
+    def check(self) -> str:
+        """Log in and look, changing nothing: what `pbem check-mail` reports."""
+        try:
+            new = len(self._call(lambda client: client.search([b"UNKEYWORD", DONE, b"NOT", b"DELETED"])))
+            can_move = self._call(lambda client: client.has_capability("MOVE"))
+        finally:
+            self._drop(logout=True)
+        done = (f"done mail moves to {self.processed!r}" if self.processed and can_move
+                else "done mail stays, flagged $PbemDone")
+        return f"{self.server.where} ({self.server.tls} TLS): {new} new in {self.folder!r}, " \
+               f"UIDVALIDITY {self._validity}; {done}"
+
     # -- reading -----------------------------------------------------------------------
     def _one_pass(self, handed_out: set[str]) -> Iterator[InboxItem]:
         self._call(lambda client: None)   # connect and select

@@ -78,6 +78,15 @@ class SmtpTransport:
             self.log(f"{self.server.where}: {message_id} refused for " +
                      ", ".join(f"{r} ({code} {text.decode(errors='replace')})" for r, (code, text) in refused.items()))
 
+    def check(self) -> str:
+        """Connect, log in and say NOOP, sending nothing: what `pbem check-mail` reports."""
+        try:
+            code, _ = self._connected().noop()
+        finally:
+            self.close()
+        login = f"logged in as {self.server.user}" if self.server.user else "no login"
+        return f"{self.server.where} ({self.server.tls} TLS): {login}, NOOP answered {code}"
+
     def close(self) -> None:
         connection, self._connection = self._connection, None
         if connection is not None:

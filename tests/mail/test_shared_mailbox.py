@@ -147,3 +147,21 @@ def test_mail_for_a_campaign_with_its_own_mailbox_is_pointed_there(dovecot: Dove
     text = " ".join(text_of(reply).split())
     assert "the campaign **solo** reads its orders at solo@pbem.localhost" in text
     assert not Campaign(site / "solo").state["journal"] and mailbox(dovecot, ORDERS_BOX) == []
+
+
+def test_check_mail_logs_in_everywhere_and_changes_nothing(dovecot: Dovecot, site: Path,
+                                                           capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.cli import main
+
+    append(dovecot, red("R-1 M T25\n", subject="[rift] orders"))
+    make_campaign(site, "solo", transport={"inbox": {"type": "maildir", "path": "inbox"}})
+    assert main(["check-mail", "--root", str(site)]) == 0
+    out = capsys.readouterr().out
+    assert f"pbem.toml: inbox: IMAP {ORDERS_BOX}@127.0.0.1" in out and "1 new in 'INBOX'" in out
+    assert "pbem.toml: outbox: SMTP" in out and "NOOP answered 250" in out
+    assert "solo: inbox: maildir at inbox: 0 new" in out and out.count("outbox") == 1
+    assert len(mailbox(dovecot, ORDERS_BOX)) == 1 and not Campaign(site / "rift").state["journal"]
+    monkeypatch.setenv("PBEM_TEST_SMTP_PASSWORD", "wrong")
+    assert main(["check-mail", "--root", str(site)]) == 1
+    assert "pbem.toml: outbox: NOT OK" in capsys.readouterr().out
