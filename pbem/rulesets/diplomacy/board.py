@@ -77,6 +77,7 @@ class Board:
     _memo: dict[str, dict[str, Any]] = field(init=False, repr=False, compare=False, default_factory=dict)
     _powers: dict[str, str] = field(init=False, repr=False, compare=False, default_factory=dict)
     _places: dict[str, str] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _power_spellings: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.fleet_reach = {
@@ -95,6 +96,12 @@ class Board:
         self.power_names = NameIndex(
             {p.name: (p.adjective,) for p in self.powers.values()}, what="power"
         )
+        self._power_spellings = {
+            spelling: p.name
+            for p in self.powers.values()
+            for word in (p.name, p.adjective)
+            for spelling in (word, word.upper(), word.lower())
+        }
 
     def memo(self, table: str) -> dict[str, Any]:
         """A cache of readings of player text that depend only on the map (the
@@ -113,7 +120,7 @@ class Board:
 
     def power(self, text: str) -> str:
         """The power a player's text names (name or adjective, any case); raises InvalidOrder."""
-        found = self._powers.get(text)
+        found = self._powers.get(text) or self._power_spellings.get(text)
         if found is None:
             found = _remember(self._powers, text, self.power_names.lookup(text))
         return found

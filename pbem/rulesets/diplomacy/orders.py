@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -148,27 +147,26 @@ class Order:
     kind: str
     loc: str
     province: str = field(init=False, repr=False, compare=False)
+    # The canonical form (what `str` gives), formed once with the order: results
+    # quote it, and memoised orders serve many phases.
+    text: str = field(init=False, repr=False, compare=False)
 
     verb: ClassVar[str] = ""
     phases: ClassVar[tuple[str, ...]] = ("movement",)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "province", province_of(self.loc))
+        object.__setattr__(self, "text", self._format())
 
     @property
     def unit_text(self) -> str:
         return f"{self.kind} {self.loc}"
 
-    @cached_property
-    def text(self) -> str:
-        """The canonical form (what `str` gives), formed once per order: results
-        quote it, and memoised orders serve many phases."""
-        return self._format()
-
     def __str__(self) -> str:
         return self.text
 
     def _format(self) -> str:
+        """The canonical form, from the order's own fields."""
         return self.unit_text
 
     @classmethod
