@@ -20,13 +20,14 @@ from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|^(?=[>#+-])", re.MULTILINE)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|(?<=\n)(?=[>#+-])")
 
 
 def md_escape(value: Any) -> str:
     """Player text made inert in Markdown, readable as plain text: Markdown's own characters
-    get a backslash; "<" and "&" stay as typed, since the HTML part shows raw HTML as text
-    (pbem.mail.compose)."""
+    get a backslash, and so does a line of it that would open a quote, heading or list;
+    "<" and "&" stay as typed, since the HTML part shows raw HTML as text (pbem.mail.compose).
+    Values are set into a line of the template, so their first character is left alone."""
     return _MD_SPECIAL.sub(r"\\\1", str(value))
 
 

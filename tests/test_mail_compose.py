@@ -195,5 +195,6 @@ def test_player_text_stays_readable_in_the_text_part_and_inert_in_html() -> None
 
     text = md_escape("Fish & chips <3 *now*\n> not a quote <script>x</script>")
     assert text == "Fish & chips <3 \\*now\\*\n\\> not a quote <script>x</script>"
+    assert md_escape("+1 S") == "+1 S"
     html = markdown_to_html(text)
     assert "&lt;script&gt;" in html and "<blockquote>" not in html and "<em>" not in html
