@@ -1,7 +1,8 @@
 """Benchmark: one tick over a shared IMAP mailbox, against the bare IMAP fetch of the same mail.
 
     python bench/tick.py                  # 2,000 order mails over 50 campaigns, Maildir outbox
-    python bench/tick.py --smtp           # the same, delivering by SMTP (aiosmtpd -> Dovecot LMTP)
+    python bench/tick.py --smtp           # the same, delivering by SMTP (aiosmtpd -> Dovecot LMTP),
+                                          # and the bare SMTP send of as many mails beside it
     python bench/tick.py --mails 400 --campaigns 10 --profile     # smaller, with a cProfile summary
 
 A private Dovecot on 127.0.0.1 (as in the mail tests) holds a mailbox shared by every
@@ -133,6 +134,23 @@ def timed(module: object, name: str) -> list[float]:
     return spent
 
 
+def bare_send(server: Dovecot, port: int, count: int) -> float:
+    """What handing `count` small mails to the same SMTP relay costs over one session."""
+    import smtplib
+
+    started = time.perf_counter()
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+        smtp.starttls(context=server.client_ssl_context())
+        smtp.login(BOX, BOX_PASSWORD)
+        for number in range(count):
+            msg = EmailMessage()
+            msg["From"], msg["To"], msg["Subject"] = BOX, player(number % 10, "red"), f"bare {number}"
+            msg["Message-ID"] = f"<bare-{number}@pbem.test>"
+            msg.set_content("A line of text.\n")
+            smtp.send_message(msg)
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mails", type=int, default=2000)
@@ -190,6 +208,10 @@ def main() -> None:
               f"resolution, reports and delivery: {tick_s - intake_s[0]:.2f} s (CPU {tick_cpu - intake_s[1]:.2f} s)")
         print(f"ratio tick / bare fetch: {tick_s / fetch_s:.1f}x   intake / bare fetch: {intake_s[0] / fetch_s:.1f}x   "
               f"({1000 * intake_s[0] / args.mails:.2f} ms per mail against {1000 * fetch_s / args.mails:.3f} ms)")
+        if relay:
+            send_s = bare_send(server, relay.port, delivered)
+            print(f"bare SMTP send of {delivered} mails to the same relay (one session): {send_s:.2f} s "
+                  f"= {delivered / send_s:,.0f} mails/s")
         print(f"left in the inbox: {still_new}; problems: {len(problems)}")
         for line in problems[:5]:
             print("  ", line)
