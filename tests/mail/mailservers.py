@@ -132,7 +132,11 @@ class Dovecot:
     proc: subprocess.Popen | None = None
 
     def __post_init__(self):
-        check_installed()
+        try:
+            check_installed()
+        except MailServerMissing:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
         d = self.root
         for sub in ("run", "state", "mail"):
             (d / sub).mkdir(exist_ok=True)
