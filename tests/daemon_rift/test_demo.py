@@ -32,7 +32,7 @@ def test_dr_los_4_dr_exp_2_demo_battle_rolls_are_the_same_on_every_run(played: P
     for line in ("- R-1 U1 Orc Boyz, unit: 2 → 1 model fewer next battle",
                  "- R-1 C2 Orc Big Boss, character: 2 → death 1: survives, starts the next battle with one wound",
                  "- B-1 U2 Screamers of Tzeentch, unit: 5 → 2 wounds fewer next battle",
-                 "- B-1 U3 Blue Horrors, experience: 6+5 → \\+1 T"):
+                 "- B-1 U3 Blue Horrors, experience: 6+5 → +1 T"):
         assert line in report
 
 
