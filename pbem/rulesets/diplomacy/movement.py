@@ -348,7 +348,7 @@ class Movement:
             contested -= {u.province for u in staying}
         return PhaseResult(
             "movement", results, sort_units(staying),
-            sorted(dislodged, key=lambda x: (x.unit.power, x.unit.loc)), [], sorted(contested),
+            sorted(dislodged, key=lambda x: x.unit.sort_key), [], sorted(contested),
         )
 
     def _stands_off(self, src: str) -> bool:

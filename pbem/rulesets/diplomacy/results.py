@@ -91,10 +91,11 @@ def check_edition(edition: str) -> str:
     return edition
 
 
-_BY_POWER_AND_LOCATION = attrgetter("power", "loc")
+_BY_POWER_AND_LOCATION = attrgetter("sort_key")
 
 
 def sort_units(units: Iterable[Unit]) -> list[Unit]:
+    """By power, then location."""
     return sorted(units, key=_BY_POWER_AND_LOCATION)
 
 

@@ -19,9 +19,13 @@ class Unit:
     kind: str
     loc: str
     province: str = field(init=False, repr=False, compare=False)
+    # Power, then location, as one string: sorting a phase's units compares
+    # these instead of building a tuple per unit ("\0" sorts before any letter).
+    sort_key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "province", province_of(self.loc))
+        object.__setattr__(self, "sort_key", f"{self.power}\0{self.loc}")
 
     def __str__(self) -> str:
         return f"{self.power}: {self.kind} {self.loc}"
