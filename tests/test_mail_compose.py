@@ -68,7 +68,8 @@ def test_compose_headers() -> None:
     assert msg["Date"] == "Mon, 03 Jun 2024 10:00:00 +0000"
     assert msg["Message-ID"] == message_id_for("rift", REPORT.key, "pbem.localhost")
     assert msg["X-Pbem-Key"] == REPORT.key and msg["MIME-Version"] == "1.0"
-    for absent in ("In-Reply-To", "References", "Auto-Submitted", "List-Id"):
+    assert msg["Auto-Submitted"] == "auto-generated"           # a report is automatic, not a reply
+    for absent in ("In-Reply-To", "References", "List-Id"):
         assert absent not in msg
 
 

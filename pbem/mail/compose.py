@@ -33,7 +33,9 @@ class OutgoingMail:
     in_reply_to: str = ""
     references: tuple[str, ...] = ()
     auto_reply: bool = False
-    """Adds Auto-Submitted: auto-replied (RFC 3834), so other robots do not answer."""
+    """Auto-Submitted: auto-replied for an answer to a mail, else auto-generated (RFC 3834):
+    every mail pbem sends is automatic, and says so, so that vacation notices and other
+    robots do not answer it."""
     list_id: str = ""
     attachments: tuple[tuple[str, str, bytes], ...] = ()
     """(filename, mime type, data)."""
@@ -87,7 +89,7 @@ def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[
     optional = [
         ("In-Reply-To", mail.in_reply_to),
         ("References", _references(mail)),
-        ("Auto-Submitted", "auto-replied" if mail.auto_reply else ""),
+        ("Auto-Submitted", "auto-replied" if mail.auto_reply else "auto-generated"),
         ("List-Id", _list_id(mail.list_id)),
     ]
     return [

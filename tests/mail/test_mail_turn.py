@@ -44,6 +44,7 @@ def test_a_full_turn_runs_through_imap_and_smtp(dovecot: Dovecot, campaign: Camp
     assert SECRETS["red"] not in text_of(ack)
     public = {str(m["Subject"]) for m in gm}                      # the turn's reports, e.g. "[rift] Turn 1: movement"
     assert public and all(subject.startswith("[rift] Turn 1: ") for subject in public)
+    assert all(m["Auto-Submitted"] == "auto-generated" for m in gm)   # robots must not answer reports either
     for box in (alice, bob):
         assert public < {str(m["Subject"]) for m in box}          # plus the player's own ack and private report
     for box in (alice, bob, gm):
