@@ -36,6 +36,9 @@ from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, write_tom
 DEFAULT_MAX_BYTES = 256 * 1024
 POSTMASTER_WINDOW = timedelta(hours=24)
 POSTMASTER_LIMIT = 3
+POSTMASTER_MEMORY = timedelta(days=90)
+"""How long the postmaster remembers a message it handled: spam must not grow its state
+forever, and a mailbox restored from further back than this is not worth a guard."""
 """Replies per address and day to mail for no campaign: enough for a confused player, too
 few to be worth forging a sender for."""
 
@@ -200,11 +203,12 @@ class Postmaster:
         else:
             enqueue(self.folder, self._reply(sub, named, elsewhere))
             note = "answered: no such campaign" if named else "answered: no campaign named"
-        journal[sub.message_id] = note
+        journal[sub.message_id] = {"note": note, "at": iso(self.now)}
         self.changed = True
 
     def save(self) -> None:
         if self.changed:
+            self._forget_old()
             write_toml(self.folder / "state.toml", self.state,
                        header="# Written by pbem: mail in the shared mailbox that named no campaign.")
             self.changed = False
@@ -221,6 +225,15 @@ class Postmaster:
             log(f"postmaster: delivered {sent} mail(s)")
         for problem in problems:
             log(f"postmaster: delivery failed, kept for retry: {problem}")
+
+    def _forget_old(self) -> None:
+        journal = self.state.get("journal", {})
+        for message_id in [m for m, entry in journal.items() if parse_time(entry["at"]) < self.now - POSTMASTER_MEMORY]:
+            del journal[message_id]
+        counts = self.state.get("replies", {})
+        for address in [a for a, times in counts.items()
+                        if all(parse_time(t) <= self.now - POSTMASTER_WINDOW for t in times)]:
+            del counts[address]
 
     def _may_answer(self, address: str) -> bool:
         counts = self.state.setdefault("replies", {})

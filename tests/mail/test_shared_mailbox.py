@@ -82,8 +82,9 @@ def test_mail_for_no_campaign_is_answered_once_and_marked_done(dovecot: Dovecot,
     assert mailbox(dovecot, ORDERS_BOX) == [] and len(mailbox(dovecot, ORDERS_BOX, "Processed")) == 4
     assert mailbox(dovecot, "gm@pbem.test") == []
     journal = read_toml(site / "postmaster" / "state.toml")["journal"]
-    assert sorted(journal.values()) == ["answered: no campaign named", "answered: no such campaign",
-                                        "ignored: bounce", "ignored: no sender or our own address"]
+    assert sorted(entry["note"] for entry in journal.values()) == [
+        "answered: no campaign named", "answered: no such campaign", "ignored: bounce",
+        "ignored: no sender or our own address"]
     for stored in (Campaign(site / "rift"), Campaign(site / "vale")):
         assert not stored.state.get("journal")
     # the same mail again (a restored mailbox): no second answer
@@ -165,3 +166,12 @@ def test_check_mail_logs_in_everywhere_and_changes_nothing(dovecot: Dovecot, sit
     monkeypatch.setenv("PBEM_TEST_SMTP_PASSWORD", "wrong")
     assert main(["check-mail", "--root", str(site)]) == 1
     assert "pbem.toml: outbox: NOT OK" in capsys.readouterr().out
+
+
+def test_the_postmaster_forgets_after_ninety_days(dovecot: Dovecot, site: Path) -> None:
+    append(dovecot, order_mail("Eve <eve@pbem.test>", "hi", subject="[nowhere]", message_id="<old@x>"))
+    run(site)
+    append(dovecot, order_mail("Eve <eve@pbem.test>", "hi", subject="[nowhere]", message_id="<new@x>"))
+    run(site, 24 * 91)
+    state = read_toml(site / "postmaster" / "state.toml")
+    assert list(state["journal"]) == ["<new@x>"] and len(state["replies"]["eve@pbem.test"]) == 1
