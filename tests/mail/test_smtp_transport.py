@@ -126,3 +126,14 @@ def test_a_permanently_refused_mail_stays_queued_and_the_rest_go(dovecot: Doveco
     assert sent == 1 and len(problems) == 1 and "550" in problems[0]
     [waiting] = pending(tmp_path)
     assert b"nobody@pbem.test" in waiting.read_bytes()
+
+
+def test_starttls_is_never_skipped_when_the_server_does_not_offer_it(dovecot: Dovecot, tmp_path: Path) -> None:
+    plain = Relay(dovecot, tls=False)                      # no STARTTLS, no AUTH
+    try:
+        smtp = transport(dovecot, plain, tmp_path)
+        with pytest.raises(MailUnavailable, match="STARTTLS extension not supported"):
+            smtp.send(note(1))
+        assert plain.handler.accepted == 0
+    finally:
+        plain.stop()
