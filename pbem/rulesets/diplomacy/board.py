@@ -58,7 +58,8 @@ def province_of(loc: str) -> str:
 
 @dataclass
 class Board:
-    """A map with its lookup tables; read-only once built."""
+    """A map with its lookup tables; read-only once built, but for its memos of
+    what players typed (see `memo`)."""
 
     name: str
     provinces: dict[str, Province]
