@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -36,10 +37,11 @@ class RuleBook:
         self._data = data
 
     def __getitem__(self, dotted: str) -> Any:
+        """A value; tables and lists come as copies, since one book serves many campaigns."""
         node: Any = self._data
         for part in dotted.split("."):
             node = node[part]
-        return node
+        return copy.deepcopy(node) if isinstance(node, (dict, list)) else node
 
     def get(self, dotted: str, default: Any = None) -> Any:
         try:
@@ -48,7 +50,7 @@ class RuleBook:
             return default
 
     def section(self, name: str) -> Mapping[str, Any]:
-        return self._data.get(name, {})
+        return copy.deepcopy(self._data.get(name, {}))
 
     def as_dict(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self._data))
@@ -61,9 +63,18 @@ def load_rules(system: str, overrides: Mapping[str, Any] | None = None, rules_di
         base = _parsed(path, stat.st_mtime_ns, stat.st_size)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise RulesError([f"{path}: {exc}"]) from exc
+    return _book(path, stat.st_mtime_ns, stat.st_size, json.dumps(overrides or {}, sort_keys=True, default=str))
+
+
+@functools.lru_cache(maxsize=64)
+def _book(path: Path, mtime_ns: int, size: int, overrides_json: str) -> RuleBook:
+    """The merged, checked rule book per rules file and campaign overrides: the hooks build
+    it for every message, so it is made once per tick (a RuleBook is read-only). A refused
+    book raises and is not cached."""
+    base, overrides = _parsed(path, mtime_ns, size), json.loads(overrides_json)
     problems: list[str] = []
-    merged = _merge(base, overrides or {}, "", problems)
-    problems += _off_choices(overrides or {}, "", choices(path))
+    merged = _merge(base, overrides, "", problems)
+    problems += _off_choices(overrides, "", choices(path))
     if problems:
         raise RulesError(problems)
     return RuleBook(merged)

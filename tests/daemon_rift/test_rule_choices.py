@@ -71,3 +71,14 @@ def test_dr_rep_3_wound_cost_rounding_refuses_an_unknown_way_of_rounding() -> No
         load_rules("daemon_rift", {"repair": {"wound_cost_rounding": "ceiling"}})
     assert err.value.problems == [("rules: 'repair.wound_cost_rounding' cannot be 'ceiling'; "
                                    'choose one of "none", "up", "down", "nearest"')]
+
+
+def test_one_rule_book_per_overrides_and_its_tables_cannot_be_changed_through_a_lookup() -> None:
+    from pbem.rulebook import load_rules
+
+    book = load_rules("daemon_rift", {"movement": {"multiway_tie": "gm"}})
+    assert load_rules("daemon_rift", {"movement": {"multiway_tie": "gm"}}) is book
+    assert load_rules("daemon_rift") is not book
+    table = book["terrain.battle.clear"]
+    table["pieces_min"] = 99
+    assert book["terrain.battle.clear"]["pieces_min"] != 99

@@ -11,6 +11,7 @@ battles are built on (DR-LST-5).
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,11 +28,16 @@ def dice_spec(text: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+_CHECKED: weakref.WeakSet[RuleBook] = weakref.WeakSet()
+
+
 def load(overrides: Mapping[str, Any] | None = None) -> RuleBook:
     book = load_rules("daemon_rift", overrides)
-    problems = check(book)
-    if problems:
-        raise RulesError(problems)
+    if book not in _CHECKED:          # load_rules hands out one book per overrides: check it once
+        problems = check(book)
+        if problems:
+            raise RulesError(problems)
+        _CHECKED.add(book)
     return book
 
 

@@ -52,13 +52,19 @@ def rulebook(settings: Settings) -> RuleBook:
 class Game:
     """The stored game dict as typed objects, and back."""
 
-    def __init__(self, data: Mapping[str, Any], settings: Settings) -> None:
-        self.data = copy.deepcopy(dict(data))
+    def __init__(self, data: Mapping[str, Any], settings: Settings, copied: bool = True) -> None:
+        self.data = copy.deepcopy(dict(data)) if copied else dict(data)
         self.settings = settings
         self.state = from_data(DRState, self.data["dr"])
         self.gmap = campaign_map(settings.map)
         self.rules = rulebook(settings)
         self.decisions: Mapping[str, str] = {}      # the GM's answers for the stage being resolved
+
+    @classmethod
+    def view(cls, ctx: Context) -> Game:
+        """The game for hooks that only read it (stage, parse, acks): no deep copy, which
+        was most of the cost of reading one message."""
+        return cls(ctx.game, ctx.settings, copied=False)
 
     def dump(self) -> dict[str, Any]:
         self.data["dr"] = to_data(self.state)
@@ -91,7 +97,7 @@ class DaemonRift(Ruleset):
 
     # -- what we wait for --------------------------------------------------------
     def stage(self, ctx: Context) -> Stage:
-        game = Game(ctx.game, ctx.settings)
+        game = Game.view(ctx)
         phase, turn = game.state.phase, game.state.turn
         title = {"lists": "army lists", "orders": "orders", "battles": "battle results",
                  "retreats": "retreats", "over": "campaign over"}[phase]
@@ -117,7 +123,7 @@ class DaemonRift(Ruleset):
 
     # -- reading mail -------------------------------------------------------------
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
-        game = Game(ctx.game, ctx.settings)
+        game = Game.view(ctx)
         faction = game.faction_of(player)
         phase = game.state.phase
         if phase == "lists":
@@ -154,7 +160,7 @@ class DaemonRift(Ruleset):
     def combine(self, ctx: Context, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
         """DR-ORD-2: orders replace the earlier ones as a whole, unless `orders.resubmission = "per_unit"`;
         battle results, list registrations and retreat answers replace per battle, list or token."""
-        game = Game(ctx.game, ctx.settings)
+        game = Game.view(ctx)
         merged = copy.deepcopy(dict(previous))
         for key, value in new.items():
             if key == "orders" and game.rules["orders.resubmission"] == "per_unit" and "orders" in merged:
@@ -169,17 +175,17 @@ class DaemonRift(Ruleset):
         return reporting.canonical_lines(payload)
 
     def missing(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
-        game = Game(ctx.game, ctx.settings)
+        game = Game.view(ctx)
         if game.state.phase != "orders":
             return []
         given = set(payload.get("orders", {}).get("orders", {}))
         return [t.id for t in game.state.tokens_of(game.faction_of(player)) if t.id not in given]
 
     def help_text(self, ctx: Context, player: Player) -> str:
-        return reporting.help_text(Game(ctx.game, ctx.settings), player)
+        return reporting.help_text(Game.view(ctx), player)
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
-        return reporting.status(Game(ctx.game, ctx.settings), player)
+        return reporting.status(Game.view(ctx), player)
 
     # -- resolving -----------------------------------------------------------------
     def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
