@@ -140,9 +140,15 @@ class _Cursor:
 # ---------------------------------------------------------------- base
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Order:
-    """An order for the unit of type `kind` at location `loc`."""
+    """An order for the unit of type `kind` at location `loc`.
+
+    Orders are values: compared and hashed by their fields, shared through the
+    reading memo, never changed (`dataclasses.replace` makes a new one). They
+    are slotted rather than frozen because a frozen dataclass sets each field
+    through `object.__setattr__`, which makes reading a new line several times
+    slower."""
 
     kind: str
     loc: str
@@ -155,8 +161,8 @@ class Order:
     phases: ClassVar[tuple[str, ...]] = ("movement",)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "province", province_of(self.loc))
-        object.__setattr__(self, "text", self._format())
+        self.province = province_of(self.loc)
+        self.text = self._format()
 
     @property
     def unit_text(self) -> str:
@@ -241,7 +247,7 @@ def _read(text: str, board: Board, phase: str) -> Order:
     return order
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Hold(Order):
     verb: ClassVar[str] = "hold"
 
@@ -249,7 +255,7 @@ class Hold(Order):
         return f"{self.unit_text} H"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Move(Order):
     dst: str = ""
     via_convoy: bool = False
@@ -261,8 +267,8 @@ class Move(Order):
         return f"{self.unit_text} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
 
     def __post_init__(self) -> None:
-        super().__post_init__()
-        object.__setattr__(self, "target", province_of(self.dst))
+        Order.__post_init__(self)
+        self.target = province_of(self.dst)
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -311,7 +317,7 @@ class Move(Order):
         return Move(self.kind, unit.loc, options[0])
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Support(Order):
     """Support to hold (`dst` empty) or to move into province `dst`."""
 
@@ -329,9 +335,9 @@ class Support(Order):
 
     def __post_init__(self) -> None:
         """`aim` is the province the support goes into: an attack from there does not cut it."""
-        super().__post_init__()
-        object.__setattr__(self, "target", province_of(self.target_loc))
-        object.__setattr__(self, "aim", province_of(self.dst) if self.dst else self.target)
+        Order.__post_init__(self)
+        self.target = province_of(self.target_loc)
+        self.aim = province_of(self.dst) if self.dst else self.target
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -360,7 +366,7 @@ class Support(Order):
         return Support(self.kind, unit.loc, supported.kind, supported.loc, self.dst)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Convoy(Order):
     army_loc: str = ""
     dst: str = ""
@@ -394,7 +400,7 @@ class Convoy(Order):
         return self if self.loc == unit.loc else Convoy(self.kind, unit.loc, self.army_loc, self.dst)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Retreat(Order):
     dst: str = ""
     target: str = field(init=False, repr=False, compare=False)
@@ -406,15 +412,15 @@ class Retreat(Order):
         return f"{self.unit_text} R {self.dst}"
 
     def __post_init__(self) -> None:
-        super().__post_init__()
-        object.__setattr__(self, "target", province_of(self.dst))
+        Order.__post_init__(self)
+        self.target = province_of(self.dst)
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
         return cls(kind, loc, cur.location())
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Disband(Order):
     """Disband a dislodged unit (retreat phase) or remove a unit (adjustment phase)."""
 
@@ -425,7 +431,7 @@ class Disband(Order):
         return f"{self.unit_text} D"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Build(Order):
     verb: ClassVar[str] = "build"
     phases: ClassVar[tuple[str, ...]] = ("adjustment",)
@@ -434,7 +440,7 @@ class Build(Order):
         return f"BUILD {self.unit_text}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Waive(Order):
     """Give up one build."""
 
