@@ -9,8 +9,8 @@ tuple, set/frozenset (stored sorted) and dict[str, ...] of those.
 from __future__ import annotations
 
 import dataclasses
-import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar, get_args, get_origin
 
@@ -34,26 +34,40 @@ def to_data(value: Any) -> Any:
 
 def from_data(cls: type[T], data: Any) -> T:
     """Rebuild an instance of `cls` (a dataclass or a typing form) from `to_data` output."""
-    return typing.cast(T, _build(cls, data))
+    return typing.cast(T, _builder(typing.cast(Any, cls))(data))
 
 
-def _build(tp: Any, data: Any) -> Any:
+def _same(data: Any) -> Any:
+    return data
+
+
+@cache
+def _builder(tp: Any) -> Callable[[Any], Any]:
+    """A function rebuilding values of type `tp`, worked out once per type: the hooks rebuild
+    the whole game state for every message, and reading the type hints each time was most
+    of that cost."""
     origin = get_origin(tp)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        kwargs = {name: _build(hints[name], data[name]) for name in hints if name in data}
-        return tp(**kwargs)
+        fields = [(name, _builder(hint)) for name, hint in _hints(tp).items()]
+
+        def build_dataclass(data: Any) -> Any:
+            return tp(**{name: build(data[name]) for name, build in fields if name in data})
+        return build_dataclass
     if origin in (list, tuple, set, frozenset):
         args = get_args(tp)
-        item = args[0] if args else Any
-        built = [_build(item, v) for v in data]
-        return tuple(built) if origin is tuple else origin(built)
+        item = _builder(args[0] if args else Any)
+        kind = origin
+
+        def build_items(data: Any) -> Any:
+            return kind(data) if item is _same else kind([item(v) for v in data])
+        return build_items
     if origin is dict:
-        _, val = get_args(tp)
-        return {k: _build(val, v) for k, v in data.items()}
-    if origin in (typing.Union, types.UnionType):
-        return data
-    return data
+        value = _builder(get_args(tp)[1])
+
+        def build_dict(data: Any) -> Any:
+            return dict(data) if value is _same else {k: value(v) for k, v in data.items()}
+        return build_dict
+    return _same
 
 
 @cache
