@@ -51,10 +51,21 @@ def adjudicate_movement(
 
 
 def _checker(board: Board, at: dict[str, Unit]) -> Check:
+    """Checks each order against its unit and the position. A move from the
+    unit's own place that needs no convoy is legal or not by the map alone, so
+    its checked form is remembered with the board's other readings."""
     routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and u.province in board.seas)
+    checked_moves: dict[str, Move] = board.memo("moves checked")
 
     def check(order: Order, unit: Unit) -> Order:
-        return order.validate(board, unit, at, routes)
+        if type(order) is not Move or order.loc != unit.loc or order.kind != unit.kind:
+            return order.validate(board, unit, at, routes)
+        move = checked_moves.get(order.text)
+        if move is None:
+            move = order.validate(board, unit, at, routes)
+            if unit.kind == "F" or move.target in board.army_adj[unit.loc]:
+                checked_moves[order.text] = move
+        return move
 
     return check
 
@@ -65,20 +76,24 @@ class Movement:
     def __init__(self, board: Board, units: dict[str, Unit], orders: dict[str, Order], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
         self.orders = orders
+        # One pass sorts the orders by type and indexes moves by target.
         self.moves: dict[str, Move] = {}
+        self.moves_to: dict[str, list[str]] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
         support_orders: list[tuple[str, Support]] = []
         for p, o in orders.items():
             if isinstance(o, Move):
                 self.moves[p] = o
+                rivals = self.moves_to.get(o.target)
+                if rivals is None:
+                    self.moves_to[o.target] = [p]
+                else:
+                    rivals.append(p)
             elif isinstance(o, Support):
                 support_orders.append((p, o))
             elif isinstance(o, Convoy):
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
         self.convoyed = {p for p, m in self.moves.items() if m.kind == "A" and self._goes_by_convoy(p, m)}
-        self.moves_to: dict[str, list[str]] = {}
-        for p, m in self.moves.items():
-            self.moves_to.setdefault(m.target, []).append(p)
         # Head-to-head battles: two units trading places, neither by convoy.
         self.h2h: dict[str, str] = {}
         for p, m in self.moves.items():
@@ -335,15 +350,19 @@ class Movement:
         d, moves, attacked = self.decisions, self.moves, self.moves_to
         staying: list[Unit] = []
         dislodged: list[DislodgedUnit] = []
+        contested: set[str] = set()
         for p, unit in self.units.items():
             move = moves.get(p)
-            if move is not None and d[(MOVE, p)]:
-                staying.append(unit_at(unit.power, unit.kind, move.dst))
-            elif p in attacked and d[(DISLODGED, p)]:
+            if move is not None:
+                if d[(MOVE, p)]:
+                    staying.append(unit_at(unit.power, unit.kind, move.dst))
+                    continue
+                if self._stands_off(p):
+                    contested.add(move.target)
+            if p in attacked and d[(DISLODGED, p)]:
                 dislodged.append(self._dislodged_by(unit))
             else:
                 staying.append(unit)
-        contested = {m.target for p, m in moves.items() if not d[(MOVE, p)] and self._stands_off(p)}
         if contested:
             contested -= {u.province for u in staying}
         return PhaseResult(
@@ -354,10 +373,9 @@ class Movement:
     def _stands_off(self, src: str) -> bool:
         """A failed move leaves its target contested, unless it never arrived (no
         convoy) or lost a head-to-head battle (DATC 6.H.9)."""
-        d = self.decisions
-        if d[(MOVE, src)] or (src in self.convoyed and not d[(PATH, src)]):
+        if src in self.convoyed and not self.decisions[(PATH, src)]:
             return False
-        return src not in self.h2h or not d[(MOVE, self.h2h[src])]
+        return src not in self.h2h or not self.decisions[(MOVE, self.h2h[src])]
 
     def _dislodged_by(self, unit: Unit) -> DislodgedUnit:
         for a in self.moves_to[unit.province]:
