@@ -66,6 +66,13 @@ def test_known_decisions_are_not_worked_out_again() -> None:
     assert asked == ["a"]
 
 
+def test_settled_holds_known_and_worked_out_decisions() -> None:
+    rules = {"a": lambda r: not r("b"), "c": lambda r: r("a")}
+    r: Resolver[str] = Resolver(lambda r, k: rules[k](r), _never, known={"b": False})
+    r.decide_all(["c"])
+    assert r.settled() == {"b": False, "a": True, "c": True}
+
+
 def test_cycle_through_a_decision_asked_twice_lists_it_once() -> None:
     # a depends on b twice and b on a: a two-outcome cycle whose backup sees each key once.
     rules = {"a": lambda r: r("b") and r("b"), "b": lambda r: r("a")}

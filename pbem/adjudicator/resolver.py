@@ -67,6 +67,12 @@ class Resolver(Generic[K]):
         finally:
             sys.setrecursionlimit(old)
 
+    def settled(self) -> dict[K, bool]:
+        """Every decision settled so far, the `known` ones included: after
+        `decide_all`, the whole outcome in one table (the resolver's own, so no
+        copy is made; read it, do not change it)."""
+        return self._known
+
     def settle(self, key: K, value: bool) -> None:
         """Fix a decision's value (used by backup rules)."""
         self._known[key] = value

@@ -43,11 +43,9 @@ def adjudicate_movement(
     check_edition(edition)
     at = {u.province: u for u in units}
     results, given = accept_unit_orders(board, at, orders, "movement", _checker(board, at))
-    table = Movement(board, at, {p: g.order for p, g in given.items()}, edition)
+    table = Movement(board, at, given, edition)
     table.resolve()
-    for g in given.values():
-        results[g.index] = table.result_of(g)
-    return table.outcome([r for r in results if r is not None])
+    return table.outcome(table.report(results))
 
 
 def _checker(board: Board, at: dict[str, Unit]) -> Check:
@@ -73,15 +71,16 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
 class Movement:
     """One movement phase: the orders in indexed form, the decisions, the outcome."""
 
-    def __init__(self, board: Board, units: dict[str, Unit], orders: dict[str, Order], edition: str) -> None:
+    def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Given], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
-        self.orders = orders
+        self.given = given
         # One pass sorts the orders by type and indexes moves by target.
         self.moves: dict[str, Move] = {}
         self.moves_to: dict[str, list[str]] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
         support_orders: list[tuple[str, Support]] = []
-        for p, o in orders.items():
+        for p, g in given.items():
+            o = g.order
             if isinstance(o, Move):
                 self.moves[p] = o
                 rivals = self.moves_to.get(o.target)
@@ -106,9 +105,6 @@ class Movement:
         self.void: set[str] = set()
         self._match_supports(support_orders)
         self.decisions: dict[Key, bool] = {}
-        self._rules: tuple[Callable[[Resolver[Key], str], bool], ...] = (
-            self._move, self._support_given, self._dislodged, self._path,
-        )
 
     # ------------------------------------------------------------ setup
 
@@ -152,9 +148,9 @@ class Movement:
         """Work out every decision: those the orders alone settle first, then the
         rest on the resolver."""
         known = self._settled_at_once()
-        open_keys = [k for k in self._keys() if k not in known]
-        self.decisions = Resolver(self._decide, _backup, known).decide_all(open_keys)
-        self.decisions.update(known)
+        resolver = Resolver(self._decide, _backup, known)
+        resolver.decide_all([k for k in self._keys() if k not in known])
+        self.decisions = resolver.settled()
 
     def _keys(self) -> list[Key]:
         """Every decision the phase's outcome needs."""
@@ -222,7 +218,7 @@ class Movement:
 
     def _decide(self, r: Resolver[Key], key: Key) -> bool:
         kind, p = key
-        return self._rules[kind](r, p)
+        return _RULES[kind](self, r, p)
 
     def _move(self, r: Resolver[Key], src: str) -> bool:
         if src in self.convoyed and not r.resolve((PATH, src)):
@@ -322,29 +318,28 @@ class Movement:
 
     # ------------------------------------------------------------ outcome
 
-    def result_of(self, g: Given) -> OrderResult:
-        p, order, d = g.order.province, g.order, self.decisions
-        text = order.text
-        if p in self.void:
-            what = "the supported unit was not ordered so" if isinstance(order, Support) else "no such convoyed move was ordered"
-            return shared_result(g.power, text, VOID, what)
-        if isinstance(order, Move):
-            if d[(MOVE, p)]:
-                return shared_result(g.power, text, SUCCEEDS)
-            no_path = p in self.convoyed and not d[(PATH, p)]
-            return shared_result(g.power, text, FAILS, "no convoy" if no_path else "bounced")
-        if isinstance(order, Support):
-            if d[(SUPPORT, p)]:
-                return shared_result(g.power, text, SUCCEEDS)
-            return shared_result(g.power, text, FAILS, "dislodged" if d.get((DISLODGED, p)) else "cut")
-        if isinstance(order, Convoy):
-            if d.get((DISLODGED, p)):
-                return shared_result(g.power, text, FAILS, "dislodged")
-            ok = d[(PATH, order.army_loc)]
-            return shared_result(g.power, text, SUCCEEDS if ok else FAILS, "" if ok else "convoy disrupted")
-        if d.get((DISLODGED, p)):
-            return shared_result(g.power, text, FAILS, "dislodged")
-        return shared_result(g.power, text, SUCCEEDS)
+    def report(self, results: list[OrderResult | None]) -> list[OrderResult]:
+        """Every order's result, the accepted ones' put in their place among the rejected."""
+        d, void, convoyed = self.decisions, self.void, self.convoyed
+        for g in self.given.values():
+            order = g.order
+            p = order.province
+            result, reason = SUCCEEDS, ""
+            if p in void:
+                result = VOID
+                reason = "the supported unit was not ordered so" if isinstance(order, Support) else "no such convoyed move was ordered"
+            elif isinstance(order, Move):
+                if not d[(MOVE, p)]:
+                    result, reason = FAILS, "no convoy" if p in convoyed and not d[(PATH, p)] else "bounced"
+            elif isinstance(order, Support):
+                if not d[(SUPPORT, p)]:
+                    result, reason = FAILS, "dislodged" if d.get((DISLODGED, p)) else "cut"
+            elif d.get((DISLODGED, p)):
+                result, reason = FAILS, "dislodged"
+            elif isinstance(order, Convoy) and not d[(PATH, order.army_loc)]:
+                result, reason = FAILS, "convoy disrupted"
+            results[g.index] = shared_result(g.power, order.text, result, reason)
+        return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
         d, moves, attacked = self.decisions, self.moves, self.moves_to
@@ -382,6 +377,12 @@ class Movement:
             if self.decisions[(MOVE, a)]:
                 return DislodgedUnit(unit, a, a in self.convoyed)
         raise AssertionError(f"{unit} dislodged by nobody")
+
+
+# The rule for each kind of decision, by its number in the key.
+_RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (
+    Movement._move, Movement._support_given, Movement._dislodged, Movement._path,
+)
 
 
 def _all_fail(known: dict[Key, bool], moves: list[str]) -> bool:

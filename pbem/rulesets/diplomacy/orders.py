@@ -208,9 +208,14 @@ class Order:
         return self if self.loc == unit.loc else type(self)(self.kind, unit.loc)
 
 
+def order_memo(board: Board, phase: str) -> dict[str, Order]:
+    """The lines of `phase` already read on this board, and their orders."""
+    return board.memo(_MEMO_TABLES.get(phase) or f"orders {phase}")
+
+
 def order_reader(board: Board, phase: str) -> Callable[[str], Order]:
     """`Order.parse` for the many lines of one phase, with the memo looked up once."""
-    memo: dict[str, Order] = board.memo(_MEMO_TABLES.get(phase) or f"orders {phase}")
+    memo = order_memo(board, phase)
 
     def read(text: str) -> Order:
         order = memo.get(text)
