@@ -37,6 +37,10 @@ for _verb, _words in {
     VERBS.update(dict.fromkeys(_words, _verb))
 
 _COAST_ALIASES = {alias: coast for coast, aliases in COAST_NAMES.items() for alias in aliases}
+# The same words as typed most often (upper or lower case), so the quick reader
+# looks most tokens up without case-folding them first.
+_QUICK_KINDS = {**{w.upper(): k for w, k in KIND_WORDS.items()}, **KIND_WORDS}
+_QUICK_VERBS = {**{w.upper(): v for w, v in VERBS.items()}, **VERBS}
 
 
 # ---------------------------------------------------------------- locations
@@ -172,7 +176,8 @@ class Order:
         return self.text
 
     def _format(self) -> str:
-        """The canonical form, from the order's own fields."""
+        """The canonical form, from the order's own fields (each type writes
+        out "T LOC" itself: it is formed for every new line read)."""
         return self.unit_text
 
     @classmethod
@@ -257,7 +262,7 @@ class Hold(Order):
     verb: ClassVar[str] = "hold"
 
     def _format(self) -> str:
-        return f"{self.unit_text} H"
+        return f"{self.kind} {self.loc} H"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -269,7 +274,7 @@ class Move(Order):
     verb: ClassVar[str] = "move"
 
     def _format(self) -> str:
-        return f"{self.unit_text} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
+        return f"{self.kind} {self.loc} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
 
     def __post_init__(self) -> None:
         Order.__post_init__(self)
@@ -336,7 +341,7 @@ class Support(Order):
 
     def _format(self) -> str:
         supported = f"{self.target_kind} {self.target_loc}".strip()
-        return f"{self.unit_text} S {supported}" + (f" - {self.dst}" if self.dst else "")
+        return f"{self.kind} {self.loc} S {supported}" + (f" - {self.dst}" if self.dst else "")
 
     def __post_init__(self) -> None:
         """`aim` is the province the support goes into: an attack from there does not cut it."""
@@ -379,7 +384,7 @@ class Convoy(Order):
     verb: ClassVar[str] = "convoy"
 
     def _format(self) -> str:
-        return f"{self.unit_text} C A {self.army_loc} - {self.dst}"
+        return f"{self.kind} {self.loc} C A {self.army_loc} - {self.dst}"
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -414,7 +419,7 @@ class Retreat(Order):
     phases: ClassVar[tuple[str, ...]] = ("retreat",)
 
     def _format(self) -> str:
-        return f"{self.unit_text} R {self.dst}"
+        return f"{self.kind} {self.loc} R {self.dst}"
 
     def __post_init__(self) -> None:
         Order.__post_init__(self)
@@ -433,7 +438,7 @@ class Disband(Order):
     phases: ClassVar[tuple[str, ...]] = ("retreat", "adjustment")
 
     def _format(self) -> str:
-        return f"{self.unit_text} D"
+        return f"{self.kind} {self.loc} D"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -442,7 +447,7 @@ class Build(Order):
     phases: ClassVar[tuple[str, ...]] = ("adjustment",)
 
     def _format(self) -> str:
-        return f"BUILD {self.unit_text}"
+        return f"BUILD {self.kind} {self.loc}"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -466,8 +471,10 @@ def _quick(words: list[str], board: Board, phase: str) -> Order | None:
     n = len(words)
     if n < 3 or phase == "adjustment":
         return None
-    kind, verb, ids = KIND_WORDS.get(words[0].casefold(), ""), VERBS.get(words[2].casefold()), board.location_ids
-    loc = ids.get(words[1].upper())
+    kind = _QUICK_KINDS.get(words[0]) or KIND_WORDS.get(words[0].casefold(), "")
+    verb = _QUICK_VERBS.get(words[2]) or VERBS.get(words[2].casefold())
+    ids = board.location_ids
+    loc = ids.get(words[1]) or ids.get(words[1].upper())
     if not kind or loc is None:
         return None
     if phase == "retreat":
@@ -476,16 +483,18 @@ def _quick(words: list[str], board: Board, phase: str) -> Order | None:
         return Disband(kind, loc) if n == 3 and verb == "disband" else None
     if n == 3:
         return Hold(kind, loc) if verb == "hold" else None
-    if verb == "move" and n == 4 and words[3].upper() in ids:
-        return Move(kind, loc, ids[words[3].upper()])
-    other_kind = KIND_WORDS.get(words[3].casefold(), "") if n > 4 else ""
-    other = ids.get(words[4].upper()) if other_kind else None
+    if verb == "move" and n == 4:
+        dst = ids.get(words[3]) or ids.get(words[3].upper())
+        return Move(kind, loc, dst) if dst else None
+    other_kind = _QUICK_KINDS.get(words[3]) or KIND_WORDS.get(words[3].casefold(), "") if n > 4 else ""
+    other = ids.get(words[4]) or ids.get(words[4].upper()) if other_kind else None
     if other is None:
         return None
     if verb == "support" and n == 5:
         return Support(kind, loc, other_kind, other)
-    if n == 7 and VERBS.get(words[5]) == "move" and words[6].upper() in ids:
-        dst = province_of(ids[words[6].upper()])
+    far = ids.get(words[6]) or ids.get(words[6].upper()) if n == 7 else None
+    if far and VERBS.get(words[5]) == "move":
+        dst = province_of(far)
         if verb == "support":
             return Support(kind, loc, other_kind, other, dst)
         if verb == "convoy" and other_kind == "A":
