@@ -98,10 +98,11 @@ class Resolver(Generic[K]):
         self._guess[key] = False
         first = self._decide(self, key)
         if len(self._deps) == start:
-            # Depends on no guess: final, unless a backup rule settled it meanwhile.
-            if key not in self._known:
-                self.settle(key, first)
-            return self._known[key]
+            # Depends on no guess: final, unless a backup rule settled it meanwhile
+            # (`settle` written out: this is the path most decisions take).
+            settled = self._known.setdefault(key, first)
+            self._guess.pop(key, None)
+            return settled
         if self._deps[start] != key:
             # Part of a cycle around another decision: stay a guess for now.
             if key not in self._in_deps:

@@ -92,7 +92,13 @@ class Movement:
                 support_orders.append((p, o))
             elif isinstance(o, Convoy):
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
-        self.convoyed = {p for p, m in self.moves.items() if m.kind == "A" and self._goes_by_convoy(p, m)}
+        # Most armies walk to a neighbour nobody offers to convoy them to: no need to ask.
+        army_adj, convoy_orders = board.army_adj, self.convoy_orders
+        self.convoyed = {
+            p for p, m in self.moves.items()
+            if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy or (p, m.target) in convoy_orders)
+            and self._goes_by_convoy(p, m)
+        }
         # Head-to-head battles: two units trading places, neither by convoy.
         self.h2h: dict[str, str] = {}
         for p, m in self.moves.items():
