@@ -177,6 +177,9 @@ class Movement:
           attack of 1 never beats a hold of at least 1);
         - a support nobody attacks is given; one attacked over land by another
           power, not from where the support goes, is cut;
+        - a move into a province whose unit's move is settled: if that unit
+          leaves, the only move over land there (not trading places) gets in;
+          if it stays, a move without support fails (along chains of moves);
         - a unit whose own move succeeds, or whose attackers all fail, stays;
         - a convoy route that the ordered fleets cannot form fails, and one that
           no attack threatens holds.
@@ -199,6 +202,7 @@ class Movement:
                     known[(MOVE, p)] = True
                 elif self._bare_standoff(rivals):
                     known[(MOVE, p)] = False
+        self._follow_chains(known)
         for p, s in self.supports.items():
             attackers = moves_to.get(p)
             if attackers is None:
@@ -213,6 +217,27 @@ class Movement:
             if p in units and (known.get((MOVE, p)) or _all_fail(known, attackers)):
                 known[(DISLODGED, p)] = False
         return known
+
+    def _follow_chains(self, known: dict[Key, bool]) -> None:
+        """Settle moves into provinces whose units move, once those moves are
+        settled; a chain of moves settles from its head, one link per round."""
+        moves, moves_to, convoyed, h2h = self.moves, self.moves_to, self.convoyed, self.h2h
+        # (Moves into a province whose unit moves are not settled by the loop above.)
+        waiting = [p for p, m in moves.items() if m.target in moves]
+        while waiting:
+            still = []
+            for p in waiting:
+                target = moves[p].target
+                left = known.get((MOVE, target))
+                if left is None:
+                    still.append(p)
+                elif left and p not in convoyed and p not in h2h and len(moves_to[target]) == 1:
+                    known[(MOVE, p)] = True
+                elif not left and p not in self.move_supports:
+                    known[(MOVE, p)] = False
+            if len(still) == len(waiting):
+                return
+            waiting = still
 
     def _bare_standoff(self, movers: list[str]) -> bool:
         """Whether these moves into one empty province are all over land and
