@@ -24,14 +24,16 @@ from pbem.rulesets.diplomacy.units import Unit
 
 # Checks one order against the unit it names; returns the order as it will be tried.
 Check = Callable[[Order, Unit], Order]
+# An accepted unit order: (where it stood in the submission, whose it is, the
+# order as it will be tried). A plain tuple, as every order of every phase makes
+# one and unpacks it; building a class instance instead costs four times as much.
+Accepted = tuple[int, str, Order]
 
 
 @dataclass(slots=True)
 class Given:
-    """An accepted order: where it stood in the submission, whose it is, what it says.
-
-    Not frozen: one is built per order on the adjudicator's hot path, and a
-    frozen dataclass costs several times as much to build. Treat it as read-only."""
+    """A parsed order (`parse_all`): where it stood in the submission, whose it
+    is, what it says. Treat it as read-only."""
 
     index: int
     power: str
@@ -47,10 +49,10 @@ def parse_all(board: Board, orders: Sequence[Submitted], phase: str) -> tuple[li
 
 def accept_unit_orders(
     board: Board, units: dict[str, Unit], orders: Sequence[Submitted], phase: str, check: Check
-) -> tuple[list[OrderResult | None], dict[str, Given]]:
+) -> tuple[list[OrderResult | None], dict[str, Accepted]]:
     """Parse and check orders that command a unit; the accepted ones keyed by province."""
     results: list[OrderResult | None] = [None] * len(orders)
-    accepted: dict[str, Given] = {}
+    accepted: dict[str, Accepted] = {}
     # Reads each line as parse_all does, written out: every order of every phase
     # comes through here, most of them lines read before.
     read, seen, power_of = order_reader(board, phase), order_memo(board, phase), board.power
@@ -72,8 +74,9 @@ def accept_unit_orders(
             continue
         earlier = accepted.get(checked.province)
         if earlier is not None:
-            results[earlier.index] = OrderResult(earlier.power, earlier.order.text, VOID, "replaced by a later order")
-        accepted[checked.province] = Given(i, power, checked)
+            index, earlier_power, earlier_order = earlier
+            results[index] = OrderResult(earlier_power, earlier_order.text, VOID, "replaced by a later order")
+        accepted[checked.province] = (i, power, checked)
     return results, accepted
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pbem.adjudicator import Resolver
-from pbem.rulesets.diplomacy.accept import Check, Given, accept_unit_orders
+from pbem.rulesets.diplomacy.accept import Accepted, Check, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Convoy, Move, Order, Support
 from pbem.rulesets.diplomacy.results import (
@@ -71,7 +71,7 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
 class Movement:
     """One movement phase: the orders in indexed form, the decisions, the outcome."""
 
-    def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Given], edition: str) -> None:
+    def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Accepted], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
         self.given = given
         # One pass sorts the orders by type and indexes moves by target.
@@ -79,8 +79,7 @@ class Movement:
         self.moves_to: dict[str, list[str]] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
         support_orders: list[tuple[str, Support]] = []
-        for p, g in given.items():
-            o = g.order
+        for p, (_, _, o) in given.items():
             if isinstance(o, Move):
                 self.moves[p] = o
                 rivals = self.moves_to.get(o.target)
@@ -352,8 +351,7 @@ class Movement:
     def report(self, results: list[OrderResult | None]) -> list[OrderResult]:
         """Every order's result, the accepted ones' put in their place among the rejected."""
         d, void, convoyed = self.decisions, self.void, self.convoyed
-        for g in self.given.values():
-            order = g.order
+        for index, power, order in self.given.values():
             p = order.province
             result, reason = SUCCEEDS, ""
             if p in void:
@@ -369,7 +367,7 @@ class Movement:
                 result, reason = FAILS, "dislodged"
             elif isinstance(order, Convoy) and not d[(PATH, order.army_loc)]:
                 result, reason = FAILS, "convoy disrupted"
-            results[g.index] = shared_result(g.power, order.text, result, reason)
+            results[index] = shared_result(power, order.text, result, reason)
         return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:

@@ -44,18 +44,19 @@ def adjudicate_retreats(
         board, {p: d.unit for p, d in by_prov.items()}, orders, "retreat", check
     )
     targets: dict[str, int] = {}
-    for g in given.values():
-        if isinstance(g.order, Retreat):
-            targets[g.order.target] = targets.get(g.order.target, 0) + 1
+    for _, _, order in given.values():
+        if isinstance(order, Retreat):
+            targets[order.target] = targets.get(order.target, 0) + 1
     moved: list[Unit] = []
-    for prov, g in given.items():
-        order, result = g.order, OrderResult(g.power, str(g.order), SUCCEEDS)
+    retreated: set[str] = set()
+    for prov, (index, power, order) in given.items():
+        result = OrderResult(power, str(order), SUCCEEDS)
         if isinstance(order, Retreat) and targets[order.target] == 1:
             moved.append(replace(by_prov[prov].unit, loc=order.dst))
+            retreated.add(prov)
         elif isinstance(order, Retreat):
-            result = OrderResult(g.power, str(order), FAILS, "bounced; the unit is disbanded")
-        results[g.index] = result
-    retreated = {p for p, g in given.items() if isinstance(g.order, Retreat) and targets[g.order.target] == 1}
+            result = OrderResult(power, str(order), FAILS, "bounced; the unit is disbanded")
+        results[index] = result
     disbanded = [d.unit for d in dislodged if d.unit.province not in retreated]
     return PhaseResult("retreat", [r for r in results if r is not None], sort_units([*units, *moved]),
                        [], sort_units(disbanded), [])
