@@ -18,7 +18,6 @@ from pathlib import Path
 
 from pbem import turns
 from pbem.campaign import Campaign, SettingsError, discover
-from pbem.rulebook import RulesError
 from pbem.forum import admission
 from pbem.forum.backends import open_forum
 from pbem.forum.base import Forum, ForumError, Post, advance
@@ -33,6 +32,7 @@ from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
 from pbem.reports import render
 from pbem.routing import SharedIntake
+from pbem.rulebook import RulesError
 from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
 from pbem.store import LockBusy, StoreError, campaign_lock

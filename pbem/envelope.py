@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pbem.orders import significant_lines
 
-TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.I)
+TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
 ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "PASSWORD")
 
 

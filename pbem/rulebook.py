@@ -60,7 +60,7 @@ def load_rules(system: str, overrides: Mapping[str, Any] | None = None, rules_di
     path = rules_dir / f"{system}.toml"
     try:
         stat = path.stat()
-        base = _parsed(path, stat.st_mtime_ns, stat.st_size)
+        _parsed(path, stat.st_mtime_ns, stat.st_size)          # an unreadable file is reported here
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise RulesError([f"{path}: {exc}"]) from exc
     return _book(path, stat.st_mtime_ns, stat.st_size, json.dumps(overrides or {}, sort_keys=True, default=str))

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-_DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m)?\s*$", re.I)
+_DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m)?\s*$", re.IGNORECASE)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -33,12 +33,12 @@ def parse_duration(text: str) -> timedelta:
 
 def parse_time(text: str) -> datetime:
     """An ISO time; naive times are taken as UTC."""
-    value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    value = datetime.fromisoformat(text.strip())
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).replace(microsecond=0).isoformat()
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class Schedule:
         fixed = datetime.combine(local.date(), self.at, tzinfo=self.zone)
         if fixed < local:
             fixed = datetime.combine(local.date() + timedelta(days=1), self.at, tzinfo=self.zone)
-        return fixed.astimezone(timezone.utc)
+        return fixed.astimezone(UTC)
 
     def show(self, moment: datetime) -> str:
         """`Sat 28 Nov 2026 20:00 CET` in the campaign's zone."""

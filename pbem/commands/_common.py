@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pbem.errors import UserError
@@ -32,7 +32,7 @@ def gm_command(args: argparse.Namespace, words: list[str]) -> int:
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         ruleset = registry.get(camp.settings.ruleset)
         intake = Intake(camp, ruleset, now)
         text = intake.gm_command(words)

@@ -20,12 +20,12 @@ import argparse
 import hashlib
 import shutil
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 SAMPLES = Path(__file__).resolve().parents[2] / "inbox_samples"
-START = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 TRANSPORT = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
 
 

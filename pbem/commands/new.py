@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from pbem.outqueue import enqueue
     from pbem.rulesets import registry
 
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     players = [NewPlayer.parse(s) for s in args.player]
     camp, secrets = create(args.root, args.name, args.ruleset, args.map, players, args.gm_email, now)
     ruleset = registry.get(camp.settings.ruleset)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import UTC
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -13,7 +14,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem import turns
     from pbem.campaign import Campaign
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
 
     camp = Campaign(campaign_folder(args))
     ruleset = registry.get(camp.settings.ruleset)
-    ctx = turns.context(camp, datetime.now(timezone.utc))
+    ctx = turns.context(camp, datetime.now(UTC))
     players = [camp.settings.player(args.player)] if args.player else list(camp.settings.players)
     if None in players:
         raise UserError(f"no player {args.player!r} in {camp.name}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import UTC
 from pathlib import Path
 
 
@@ -13,12 +14,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.engine import tick
     from pbem.schedule import parse_time
 
-    now = parse_time(args.now) if args.now else datetime.now(timezone.utc)
+    now = parse_time(args.now) if args.now else datetime.now(UTC)
     log = tick(args.root, now)
     if not args.quiet:
         print("\n".join(log.lines) or "nothing to do")

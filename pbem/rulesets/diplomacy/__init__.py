@@ -8,7 +8,12 @@ from pbem.rulesets.diplomacy.adjustments import adjudicate_adjustments, civil_di
 from pbem.rulesets.diplomacy.board import Board, load_board, standard_board
 from pbem.rulesets.diplomacy.movement import adjudicate_movement
 from pbem.rulesets.diplomacy.orders import Order
-from pbem.rulesets.diplomacy.position import Position, adjudicate, load_position, position_from_data
+from pbem.rulesets.diplomacy.position import (
+    Position,
+    adjudicate,
+    load_position,
+    position_from_data,
+)
 from pbem.rulesets.diplomacy.results import DislodgedUnit, OrderResult, PhaseResult
 from pbem.rulesets.diplomacy.retreats import adjudicate_retreats
 from pbem.rulesets.diplomacy.units import Unit

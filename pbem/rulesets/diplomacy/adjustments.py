@@ -12,14 +12,20 @@ alphabetically by province name.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from pbem.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.accept import own_unit, parse_all
 from pbem.rulesets.diplomacy.board import Board, province_of
 from pbem.rulesets.diplomacy.orders import Build, Disband, Order, Waive
 from pbem.rulesets.diplomacy.results import (
-    SUCCEEDS, VOID, OrderResult, PhaseResult, Submitted, check_edition, rejected, sort_units,
+    SUCCEEDS,
+    VOID,
+    OrderResult,
+    PhaseResult,
+    Submitted,
+    check_edition,
+    rejected,
+    sort_units,
 )
 from pbem.rulesets.diplomacy.units import Unit, placed
 

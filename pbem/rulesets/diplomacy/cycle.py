@@ -22,7 +22,13 @@ from pbem.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.movement import adjudicate_movement
 from pbem.rulesets.diplomacy.orders import Retreat
-from pbem.rulesets.diplomacy.results import INVALID, DislodgedUnit, PhaseResult, Submitted, sort_units
+from pbem.rulesets.diplomacy.results import (
+    INVALID,
+    DislodgedUnit,
+    PhaseResult,
+    Submitted,
+    sort_units,
+)
 from pbem.rulesets.diplomacy.retreats import adjudicate_retreats
 from pbem.rulesets.diplomacy.units import Unit
 

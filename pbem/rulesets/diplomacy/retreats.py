@@ -14,9 +14,16 @@ from dataclasses import replace
 from pbem.orders import IllegalOrder
 from pbem.rulesets.diplomacy.accept import accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.orders import Disband, Move, Order, Retreat
+from pbem.rulesets.diplomacy.orders import Move, Order, Retreat
 from pbem.rulesets.diplomacy.results import (
-    FAILS, SUCCEEDS, DislodgedUnit, OrderResult, PhaseResult, Submitted, check_edition, sort_units,
+    FAILS,
+    SUCCEEDS,
+    DislodgedUnit,
+    OrderResult,
+    PhaseResult,
+    Submitted,
+    check_edition,
+    sort_units,
 )
 from pbem.rulesets.diplomacy.units import Unit
 

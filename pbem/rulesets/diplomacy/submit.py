@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from pbem.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, RETREAT, GameState, adjustments_due, retreat_options
+from pbem.rulesets.diplomacy.cycle import (
+    ADJUSTMENT,
+    MOVEMENT,
+    RETREAT,
+    GameState,
+    adjustments_due,
+    retreat_options,
+)
 from pbem.rulesets.diplomacy.movement import adjudicate_movement
 from pbem.rulesets.diplomacy.orders import Build, Disband, Order, Waive
 from pbem.rulesets.diplomacy.results import INVALID, VOID, PhaseResult, Submitted
