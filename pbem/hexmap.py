@@ -22,13 +22,12 @@ before T10); that order breaks ties everywhere.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.mapdata import MapError, natural_key, read_map_file
-from pbem.orders import NameIndex
+from pbem.mapdata import MapError, PlaceIndex, read_map_file
 
 AXIAL_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 NO_COORD = -10**6
@@ -60,17 +59,14 @@ class HexTile:
 
 
 @dataclass
-class HexMap:
+class HexMap(PlaceIndex):
     name: str
     tiles: dict[str, HexTile]
     players: int = 0              # how many players the map was drawn for (0 = any)
     _adjacent: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
-    _order: dict[str, int] = field(default_factory=dict, repr=False)
-    _names: NameIndex | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self._order = {t: i for i, t in enumerate(sorted(self.tiles, key=natural_key))}
-        self._names = NameIndex({t.id: (t.name, *t.aliases) for t in self.tiles.values()}, what="tile")
+        self._index(self.tiles.values(), "tile")
 
     # -- queries ------------------------------------------------------------------
     def neighbours(self, tile: str) -> frozenset[str]:
@@ -100,18 +96,6 @@ class HexMap:
     def with_terrain(self, *terrains: str) -> list[str]:
         return self.sorted(t for t, tile in self.tiles.items() if tile.has(*terrains))
 
-    def sorted(self, tiles: Iterable[str]) -> list[str]:
-        return sorted(tiles, key=self._order.__getitem__)
-
-    def lookup(self, text: str) -> str:
-        """Tile id for an id, name or alias typed by a player (raises OrderProblem)."""
-        assert self._names is not None
-        return self._names.lookup(text)
-
-    def label(self, tile: str) -> str:
-        """`T5 (Ashford)` or just `T5` when the name is the id."""
-        name = self.tiles[tile].name
-        return tile if name == tile else f"{tile} ({name})"
 
 
 # -- loading ---------------------------------------------------------------------

@@ -74,8 +74,44 @@ class Home:
     originals: tuple[str, ...]
 
 
+class PlaceIndex:
+    """Natural id order, lookup of typed names and labels: what every kind of map (territories
+    here, hex tiles in pbem.hexmap) offers about its places. `_index` builds it."""
+
+    _order: dict[str, int]
+    _names: NameIndex | None
+    _titles: dict[str, str]
+
+    def _index(self, places: Iterable[Any], what: str) -> None:
+        """`places` have `id`, `name` and `aliases`."""
+        places = list(places)
+        self._titles = {p.id: p.name for p in places}
+        self._order = {t: i for i, t in enumerate(sorted(self._titles, key=natural_key))}
+        self._names = NameIndex({p.id: (p.name, *p.aliases) for p in places}, what=what)
+
+    def order(self, place: str) -> int:
+        """Position in the natural id order, for deterministic tie-breaks."""
+        return self._order[place]
+
+    def sorted(self, places: Iterable[str]) -> list[str]:
+        return sorted(places, key=self._order.__getitem__)
+
+    def lookup(self, text: str) -> str:
+        """Id for an id, name or alias typed by a player (raises OrderProblem)."""
+        assert self._names is not None
+        return self._names.lookup(text)
+
+    def name_of(self, place: str) -> str:
+        return self._titles[place]
+
+    def label(self, place: str) -> str:
+        """`T5 (Ashford)` or just `T5` when the name is the id."""
+        name = self.name_of(place)
+        return place if name == place else f"{place} ({name})"
+
+
 @dataclass
-class GameMap:
+class GameMap(PlaceIndex):
     name: str
     territories: dict[str, Territory]
     borders: dict[frozenset[str], Border]
@@ -83,9 +119,6 @@ class GameMap:
     special: tuple[str, ...] = ()
     objective: str = ""
     _adjacent: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
-    _order: dict[str, int] = field(default_factory=dict, repr=False)
-    _names: NameIndex | None = field(default=None, repr=False)
-
     def __post_init__(self) -> None:
         adj: dict[str, set[str]] = {t: set() for t in self.territories}
         for pair in self.borders:
@@ -93,8 +126,7 @@ class GameMap:
             adj[a].add(b)
             adj[b].add(a)
         self._adjacent = {t: frozenset(n) for t, n in adj.items()}
-        self._order = {t: i for i, t in enumerate(sorted(self.territories, key=natural_key))}
-        self._names = NameIndex({t.id: (t.name, *t.aliases) for t in self.territories.values()})
+        self._index(self.territories.values(), "territory")
 
     # -- queries -------------------------------------------------------------
     def neighbours(self, territory: str) -> frozenset[str]:
@@ -108,26 +140,6 @@ class GameMap:
 
     def terrain(self, territory: str) -> str:
         return self.territories[territory].terrain
-
-    def order(self, territory: str) -> int:
-        """Position in the natural id order, for deterministic tie-breaks."""
-        return self._order[territory]
-
-    def sorted(self, territories: Iterable[str]) -> list[str]:
-        return sorted(territories, key=self._order.__getitem__)
-
-    def lookup(self, text: str) -> str:
-        """Territory id for an id, name or alias typed by a player (raises OrderProblem)."""
-        assert self._names is not None
-        return self._names.lookup(text)
-
-    def name_of(self, territory: str) -> str:
-        return self.territories[territory].name
-
-    def label(self, territory: str) -> str:
-        """`T5 (Ashford)` or just `T5` when the name is the id."""
-        name = self.name_of(territory)
-        return territory if name == territory else f"{territory} ({name})"
 
     def distance(self, start: str, goal: str) -> int:
         """Fewest adjacency steps, ignoring occupation and terrain (-1 if unreachable)."""
