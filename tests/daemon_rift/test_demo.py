@@ -40,3 +40,20 @@ def test_dr_rep_10_demo_turn_3_repair_plan_applies_as_written(played: Path) -> N
     report = (played / "history" / "003" / "orders-turn.md").read_text()
     assert ("- R-1 holds and repairs: 1 model of U1 Orc Boyz for 6; 1 wound of C2 Orc Big Boss for 60 "
             "(66 of 75 points, 9 unspent and lost).") in report
+
+
+def test_demo_outbox_holds_acks_briefings_and_turn_reports_a_player_can_read(played: Path) -> None:
+    import email
+    from email import policy
+
+    folder = played.parent.parent / "outbox" / "new"
+    mails = [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in folder.iterdir()]
+    subjects = [str(m["Subject"]) for m in mails]
+    acks = [m for m in mails if m["In-Reply-To"] and m["Auto-Submitted"] == "auto-replied"]
+    assert len(acks) >= 10
+    assert any("battle 1 briefing" in s for s in subjects)
+    assert sum("end of turn" in s for s in subjects) >= 2
+    for mail in mails:
+        text = mail.get_body(preferencelist=("plain",)).get_content()      # type: ignore[union-attr]
+        assert "{{" not in text and "Undefined" not in text
+        assert mail.get_body(preferencelist=("html",)) is not None
