@@ -111,3 +111,23 @@ def test_ruleset_plays_its_first_turn_of_orders_by_defaults_and_publishes_it(nam
     assert any(p.read_text().strip() in public for p in reports), \
         f"{name}: no report of turn {first_turn} went to every player and the GM"
     assert (camp.history(first_turn) / "dice.toml").exists()
+
+
+def test_the_backbone_has_no_branch_for_any_rule_system() -> None:
+    """Engine, intake, turns, store, mail and forum code never test which rule system runs (issue 6);
+    only the command line's defaults and the demo table name one."""
+    import ast
+
+    from pbem.rulesets import registry
+
+    names = {alias for name in registry.available() for alias in (name, *registry.get(name).aliases)}
+    package = Path(__file__).resolve().parent.parent / "pbem"
+    backbone = [*package.glob("*.py"), *(package / "mail").glob("*.py"), *(package / "forum").glob("*.py")]
+    for path in backbone:
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                      and isinstance(node.body[0], ast.Expr)}
+        literals = {n.value for n in ast.walk(tree)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings}
+        assert not literals & names, f"{path.name} names a rule system: {literals & names}"
