@@ -20,6 +20,7 @@ from pbem.campaign import Campaign, Player
 from pbem.envelope import Envelope, read_envelope
 from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
+from pbem.journal import journal_key
 from pbem.mail.message import Submission
 from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
@@ -108,11 +109,11 @@ class Intake:
 
     # -- the message ---------------------------------------------------------
     def handle(self, sub: Submission) -> Outcome:
-        if sub.message_id in self.journal:
+        if journal_key(sub) in self.journal:
             return Outcome(note="duplicate")
         outcome = self._dispatch(sub)
         outcome.replies = [reply for reply in outcome.replies if self._may_answer(reply, outcome)]
-        self.journal[sub.message_id] = outcome.note or "processed"
+        self.journal[journal_key(sub)] = outcome.note or "processed"
         return outcome
 
     def _may_answer(self, reply: Reply, outcome: Outcome) -> bool:

@@ -33,6 +33,12 @@ class Inbox(Protocol):
         An inbox may hold marks back until close()."""
         ...
 
+    def quarantine(self, key: str) -> None:
+        """Take a message whose handling keeps failing out of the way of reading, keeping it
+        where the mailbox's owner can find it (a quarantine folder); like mark_done, it is
+        never shown again, and a second call or a vanished key is no error."""
+        ...
+
     def close(self) -> None:
         """Send the marks still held back and let go of the source."""
         ...
