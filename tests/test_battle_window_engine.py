@@ -94,3 +94,16 @@ def test_pbem_new_writes_the_campaign_and_welcome_mails_with_the_order_syntax(tm
     texts = [q.read_text(errors="replace") for q in queued]
     assert len(texts) == 3 and all("Your secret" in t for t in texts)
     assert any("PLAYER red" in t and "M T" in t for t in texts)
+
+
+def test_a_battle_next_turn_with_the_same_number_waits_for_its_own_results(battle: Campaign) -> None:
+    """Battle results belong to their turn: turn 2's battle 1 is not settled by turn 1's."""
+    put(battle, "r1", RED + "RESULT 1 Red\n")
+    put(battle, "r2", BLUE + "RESULT 1 red\n", sender=BOB)
+    camp = run(battle)
+    put(camp, "t2", BLUE + "B-1 M T26\n", sender=BOB, mid="t2@test.localhost")
+    put(camp, "t2r", RED + "R-1 H\n", mid="t2r@test.localhost")
+    camp = run(camp, T0 + timedelta(hours=2))
+    assert camp.state["stage"]["turn"] == 2 and camp.state["game"]["dr"]["phase"] == "battles"
+    assert camp.state["game"]["accepted_results"] == {}
+    assert not (camp.history(2) / "battles-battles.md").exists()

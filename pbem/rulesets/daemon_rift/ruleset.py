@@ -36,6 +36,9 @@ from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders
 from pbem.tomlio import from_data, to_data
 
+TURN_BATTLE_KEYS = ("battle_reports", "gm_results", "accepted_results", "sheets", "gm_sheets")
+"""Turn scratch of the battle window, keyed by battle number: emptied when a turn's movement is
+resolved and when the turn ends, so a later battle under the same number starts afresh."""
 WINDOWS = {"lists": "lists", "orders": "orders", "battles": "battles", "retreats": "retreats", "over": "orders"}
 
 
@@ -221,8 +224,9 @@ class DaemonRift(Ruleset):
         moved = movement.step_a(game.state, game.gmap, game.rules, eff, submitted, dice, game.decisions)
         game.data["movement"] = to_data(moved)
         game.data["effective"] = to_data(eff)
-        game.data["battle_reports"], game.data["gm_results"] = {}, {}
-        game.data["sheets"], game.data["gm_sheets"], game.data["postbattle"] = {}, {}, {}
+        for key in (*TURN_BATTLE_KEYS, "postbattle"):     # a battle number names a battle of this turn only
+            game.data[key] = {}
+        game.data["gm_needed"] = False
         reports += reporting.movement_reports(game, dice)
         if battle_window.tabletop_battles(game):
             game.state.phase = "battles"
@@ -272,9 +276,9 @@ class DaemonRift(Ruleset):
                                              game.decisions)
         eot = endturn.end_turn(game.state, game.gmap, game.rules, facts, submitted)
         reports += reporting.end_of_turn_reports(game, facts, eot)
-        for key in ("orders", "movement", "aftermath", "effective", "battle_reports", "gm_results", "sheets",
-                    "gm_sheets", "choices"):
+        for key in ("orders", "movement", "aftermath", "effective", "choices", *TURN_BATTLE_KEYS):
             game.data[key] = {}
+        game.data["gm_needed"] = False
         game.data["turn_closed"] = True
 
     # -- the game master -----------------------------------------------------------
