@@ -27,6 +27,8 @@ SPELLINGS = [
     ("A MUN S A PAR - BUR", "movement", "A MUN S A PAR - BUR"),
     ("A MUN S PAR - BUR", "movement", "A MUN S PAR - BUR"),
     ("A MUN S A PAR", "movement", "A MUN S A PAR"),
+    ("F POR S F MAO - SPA/NC", "movement", "F POR S F MAO - SPA/NC"),
+    ("F POR S F MAO - Spain (north coast)", "movement", "F POR S F MAO - SPA/NC"),
     ("F SPA/SC - MAO", "movement", "F SPA/SC - MAO"),
     ("F spa(sc) - Mid-Atlantic Ocean", "movement", "F SPA/SC - MAO"),
     ("F Spain (south coast) - MAO", "movement", "F SPA/SC - MAO"),

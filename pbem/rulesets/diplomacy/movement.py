@@ -144,7 +144,7 @@ class Movement:
     def _support_matches(self, s: Support) -> bool:
         move = self.moves.get(s.target)
         if s.dst:
-            return move is not None and move.target == s.dst
+            return move is not None and move.target == s.dst and (not s.dst_coast or move.dst.endswith(f"/{s.dst_coast}"))
         return move is None
 
     # ------------------------------------------------------------ decisions

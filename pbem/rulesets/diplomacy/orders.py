@@ -334,6 +334,9 @@ class Support(Order):
     target_kind: str = ""
     target_loc: str = ""
     dst: str = ""
+    dst_coast: str = ""
+    """The coast a support to move names, if any: it must be the coast the move goes to
+    (DATC 6.B.9, the preferred ruling), while a support naming no coast fits either."""
     target: str = field(init=False, repr=False, compare=False)
     aim: str = field(init=False, repr=False, compare=False)
 
@@ -341,7 +344,8 @@ class Support(Order):
 
     def _format(self) -> str:
         supported = f"{self.target_kind} {self.target_loc}".strip()
-        return f"{self.kind} {self.loc} S {supported}" + (f" - {self.dst}" if self.dst else "")
+        into = f"{self.dst}/{self.dst_coast}" if self.dst_coast else self.dst
+        return f"{self.kind} {self.loc} S {supported}" + (f" - {into}" if self.dst else "")
 
     def __post_init__(self) -> None:
         """`aim` is the province the support goes into: an attack from there does not cut it."""
@@ -354,7 +358,8 @@ class Support(Order):
         target_kind, target_loc = cur.unit(kind_required=False)
         verb = cur.verb()
         if verb == "move":
-            return cls(kind, loc, target_kind, target_loc, province_of(cur.location()))
+            into = cur.location()
+            return cls(kind, loc, target_kind, target_loc, province_of(into), into.partition("/")[2])
         if verb not in ("", "hold"):
             raise InvalidOrder("a support is 'S A PAR' (to hold) or 'S A PAR - BUR' (to move)")
         return cls(kind, loc, target_kind, target_loc, "")
@@ -373,7 +378,7 @@ class Support(Order):
             raise IllegalOrder(f"{unit.kind} {unit.loc} cannot reach {self.aim}, so cannot support there")
         if self.loc == unit.loc and self.target_kind == supported.kind and self.target_loc == supported.loc:
             return self
-        return Support(self.kind, unit.loc, supported.kind, supported.loc, self.dst)
+        return Support(self.kind, unit.loc, supported.kind, supported.loc, self.dst, self.dst_coast)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -496,7 +501,7 @@ def _quick(words: list[str], board: Board, phase: str) -> Order | None:
     if far and VERBS.get(words[5]) == "move":
         dst = province_of(far)
         if verb == "support":
-            return Support(kind, loc, other_kind, other, dst)
+            return Support(kind, loc, other_kind, other, dst, far.partition("/")[2])
         if verb == "convoy" and other_kind == "A":
             return Convoy(kind, loc, province_of(other), dst)
     return None
