@@ -112,6 +112,14 @@ def test_order_lines_get_did_you_mean_and_gm_places_a_capital(tmp_path: Path) ->
     assert game["conquest"]["tiles"]["T3"]["owner"] == "anna"
 
 
+@pytest.mark.clause("COC-SET-8")
+def test_gm_capital_for_an_empire_that_has_one_is_refused(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    game, _ = RULESET.gm_command(Context(camp.settings, camp.state["game"], T0), ["CAPITAL", "anna", "T3"])
+    with pytest.raises(ValueError, match="Anna already has a capital, T3"):
+        RULESET.gm_command(Context(camp.settings, game, T0), ["CAPITAL", "anna", "T35"])
+
+
 @pytest.mark.clause("COC-TRN-7")
 def test_status_lists_holdings_and_treasury(tmp_path: Path) -> None:
     camp = campaign(tmp_path, {"setup": {"starting_gold": 40}})

@@ -329,6 +329,9 @@ class Conquest(Ruleset):
         player, tile = reader.who(words[0]), reader.tile(words[1])
         if game.state.tiles[tile].owner:
             raise ValueError(f"{tile} is already held")
+        if game.state.empires[player].capital:
+            held = game.gmap.label(game.state.empires[player].capital)
+            raise ValueError(f"{game.state.empires[player].name} already has a capital, {held}; an empire has one")
         setup.found(game.state, player, tile)
         return f"{game.state.empires[player].name}'s capital is {game.gmap.label(tile)}"
 
