@@ -106,6 +106,7 @@ def welcome_reply(camp: Campaign, person: Player, secret: str, now: datetime, ke
     context = {"campaign": camp.settings, "person": person, "secret": secret,
                "is_gm": person.id == "gm", "deadline": ctx.deadline, "schedule": camp.settings.schedule,
                "help": "" if person.id == "gm" else ruleset.help_text(ctx, person), "now": now,
-               "commitment": turns.commitment(camp, int(camp.state["stage"]["turn"]))}
+               "commitment": turns.commitment(camp, int(camp.state["stage"]["turn"])),
+               "commitment_turn": int(camp.state["stage"]["turn"])}
     return Reply(key or f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
                  "welcome", context, auto_reply=False)

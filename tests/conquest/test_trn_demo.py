@@ -128,3 +128,18 @@ def test_results_report_renders_its_battles_and_empire_points_as_separate_html_b
         html = markdown_to_html(text)
         assert "<h2>Empire Points</h2>" in html and "<h2>Battles</h2>" in html
         assert html.count("<table>") >= 1 and "## " not in html
+
+
+@pytest.mark.clause("COC-GEN-3")
+def test_round_reports_reveal_each_turns_dice_secret_and_commit_to_the_next(played: Path) -> None:
+    for turn in (0, 1, 2):
+        data = tomllib.loads((played / "campaigns" / "coc-demo" / "history" / f"{turn:03d}" / "dice.toml").read_text())
+        report = "\n".join(path.read_text() for path in
+                           (played / "campaigns" / "coc-demo" / "history" / f"{turn:03d}").glob("*.md"))
+        assert f"Dice secret of turn {turn}: `{data['secret']}`" in report
+        following = tomllib.loads((played / "campaigns" / "coc-demo" / "history" / f"{turn + 1:03d}" / "dice.toml"
+                                   ).read_text())
+        assert f"Commitment for turn {turn + 1}: `{following['commitment']}`" in report
+    [welcome] = mails(played, "anna@", "Dice commitment for turn 0")
+    first = tomllib.loads((played / "campaigns" / "coc-demo" / "history" / "000" / "dice.toml").read_text())
+    assert first["commitment"][:40] in welcome.replace("\n", "")
