@@ -122,9 +122,16 @@ class Ruleset:
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
         raise NotImplementedError
 
+    per_entry: frozenset[str] = frozenset()
+    """Payload tables that a new submission updates entry by entry instead of replacing: a player
+    who reports one battle per mail keeps every report (battle results, battle set-ups...)."""
+
     def combine(self, ctx: Context, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-        """A new submission replaces the earlier one as a whole (override for per-unit rules)."""
-        return dict(new)
+        """A new submission replaces the earlier one as a whole, but for the `per_entry` tables."""
+        merged = dict(new)
+        for key in self.per_entry & previous.keys():
+            merged[key] = {**previous[key], **new.get(key, {})}
+        return merged
 
     def canonical(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
         """The orders on file as canonical lines: what receipts hash and acks quote."""

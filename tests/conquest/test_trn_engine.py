@@ -85,3 +85,16 @@ def test_coc_res_4_gm_rules_a_surrender_by_decide_and_the_stage_resolves_with_hi
     outcome = game(camp).round.outcome("B2")
     assert (outcome.attacker, outcome.defender) == ("major_victory", "lose") and "GM rules" in outcome.note
     assert camp.state["stage"]["kind"] == "conquest"
+
+
+@pytest.mark.clause("COC-TRN-4")
+def test_results_sent_one_battle_per_mail_are_all_kept(tmp_path: Path) -> None:
+    camp = at_window(tmp_path, W_RESULTS)
+    mail(camp, "c1", "cara", RESULT)
+    camp = run(camp)
+    mail(camp, "c2", "cara", "RESULT B2 WITHDREW none VP 300-300")
+    camp = run(camp, timedelta(hours=2))
+    on_file = camp.state["submissions"]["cara"]["payload"]["results"]
+    assert sorted(on_file) == ["B1", "B2"]
+    [ack] = replies(camp, "cara@", "c2")
+    assert RESULT in ack and "RESULT B2 WITHDREW none VP 300-300" in ack

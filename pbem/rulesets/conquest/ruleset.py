@@ -86,6 +86,7 @@ class Conquest(Ruleset):
     templates = "conquest"
     default_map = "four_marches"
     windows: Mapping[str, str] = {"capitals": "3d", "campaign": "4d", "setup": "3d", "results": "10d", "conquest": "4d"}
+    per_entry = frozenset({"setup", "results"})    # set-ups and results are given battle by battle
 
     # -- setup -----------------------------------------------------------------------
     def create(self, settings: Settings) -> dict[str, Any]:
