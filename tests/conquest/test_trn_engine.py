@@ -98,3 +98,17 @@ def test_results_sent_one_battle_per_mail_are_all_kept(tmp_path: Path) -> None:
     assert sorted(on_file) == ["B1", "B2"]
     [ack] = replies(camp, "cara@", "c2")
     assert RESULT in ack and "RESULT B2 WITHDREW none VP 300-300" in ack
+
+
+@pytest.mark.clause("COC-RES-20")
+def test_the_gms_ruling_on_a_disputed_battle_closes_the_results_window(tmp_path: Path) -> None:
+    camp = at_window(tmp_path, W_RESULTS)
+    b2 = "RESULT B2 WITHDREW none VP 300-300"
+    mail(camp, "d1", "cara", RESULT + "\n" + b2)
+    mail(camp, "d2", "anna", "RESULT B1 WITHDREW defender VP 620-310 BP 8-9 LOST 5-4\n" + b2)
+    camp = run(camp)
+    assert camp.state["stage"]["kind"] == "results" and game(camp).round.disputed == ["B1"]
+    mail(camp, "g1", "gm", RESULT)
+    camp = run(camp, timedelta(hours=2))
+    assert camp.state["stage"]["kind"] == "conquest"
+    assert game(camp).round.outcome("B1").how == "gm"

@@ -46,7 +46,7 @@ KIND_LABELS = {LAND: "land battle", TEAM: "team land battle", SIEGE: "siege assa
 def results_sides(state: ConquestState) -> list[tuple[str, ...]]:
     """Window 3: the sides of every open battle; any member's report answers for his side (COC-TRN step
     "one member of a team is enough"), and the window closes early once every side has one (COC-TRN-4)."""
-    return [tuple(members) for battle in state.round.battles if not state.round.outcome(battle.id)
+    return [tuple(members) for battle in results.awaiting_reports(state)
             for members in (battle.attackers, battle.defenders) if members]
 
 

@@ -192,6 +192,13 @@ def open_battles(state: ConquestState) -> list[Battle]:
     return [b for b in state.round.battles if not state.round.outcome(b.id)]
 
 
+def awaiting_reports(state: ConquestState) -> list[Battle]:
+    """Open battles whose players are still asked for a report: the GM's ruling settles a battle
+    (COC-RES-20), so once he has ruled, the window waits for nobody's report on it."""
+    ruled = {r.battle for r in state.round.reports if r.reporter == GM}
+    return [b for b in open_battles(state) if b.id not in ruled]
+
+
 def gm_alerts(state: ConquestState) -> list[str]:
     """What the GM must rule on before the round can go on."""
     out = []

@@ -103,7 +103,7 @@ class Conquest(Ruleset):
         owing = tuple(self._owing(game))
         waiting = window == W_CAPITALS and not owing
         waiting = waiting or (window == W_RESULTS and bool(game.state.round.disputed))
-        ready = window == W_RESULTS and not results.open_battles(game.state)
+        ready = window == W_RESULTS and not results.awaiting_reports(game.state)
         ready = ready or (window == W_CAPITALS and setup.all_placed(game.state))
         title = f"Setup: {TITLES[window]}" if window == W_CAPITALS else f"Round {number}: {TITLES[window]}"
         sides = tuple(reporting.results_sides(game.state)) if window == W_RESULTS else ()
@@ -155,7 +155,7 @@ class Conquest(Ruleset):
                     and battle_orders.ALL_BATTLES not in given]
         if game.window == W_RESULTS:
             given = set(payload.get("results", {}))
-            return [b.id for b in results.open_battles(game.state) if player.id in b.players and b.id not in given]
+            return [b.id for b in results.awaiting_reports(game.state) if player.id in b.players and b.id not in given]
         return []
 
     def help_text(self, ctx: Context, player: Player) -> str:
