@@ -11,7 +11,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from pbem import turns
     from pbem.campaign import Campaign, discover
+    from pbem.rulesets import registry
     from pbem.outqueue import pending
     from pbem.schedule import parse_time
 
@@ -26,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
             q = stage["question"]
             print(f"  waiting for the GM: {q['text']} -> pbem decide {camp.name} {q['key']} "
                   f"<{'|'.join(q['options']) or 'choice'}>")
+        for task in registry.get(camp.settings.ruleset).gm_pending(turns.context(camp, datetime.now(UTC))):
+            print(f"  waiting for the GM: {task}")
         for p in camp.settings.players:
             mark = "sent " + subs[p.id]["received"] if p.id in subs else "waiting"
             print(f"  {p.id:<12} {p.faction_name or p.name:<16} {mark}")

@@ -141,6 +141,11 @@ class Ruleset:
         """What this player still has no order for (units, battles...)."""
         return []
 
+    def gm_pending(self, ctx: Context) -> list[str]:
+        """What waits for the game master (approvals, rulings), each with the command that settles it:
+        shown by `pbem status` whenever it is there, not only when a stage stops on it."""
+        return []
+
     def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
         raise NotImplementedError
 

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from pbem import turns
 from pbem.rulesets.conquest.model import W_RESULTS, W_SETUP, Army, Battle, BattleSetup
+from pbem.rulesets.conquest.ruleset import RULESET
 
-from .engine_helpers import campaign, game, mail, put_game, replies, run
+from .engine_helpers import T0, campaign, game, mail, put_game, replies, run
 
 RESULT = "RESULT B1 WITHDREW defender VP 620-310 BP 8-9 LOST 2-4"
 
@@ -108,6 +110,7 @@ def test_the_gms_ruling_on_a_disputed_battle_closes_the_results_window(tmp_path:
     mail(camp, "d2", "anna", "RESULT B1 WITHDREW defender VP 620-310 BP 8-9 LOST 5-4\n" + b2)
     camp = run(camp)
     assert camp.state["stage"]["kind"] == "results" and game(camp).round.disputed == ["B1"]
+    assert RULESET.gm_pending(turns.context(camp, T0)) == ["your ruling on B1: RESULT B1 ... or ABSTRACT B1"]
     mail(camp, "g1", "gm", RESULT)
     camp = run(camp, timedelta(hours=2))
     assert camp.state["stage"]["kind"] == "conquest"

@@ -116,6 +116,24 @@ def test_list_by_mail_then_gm_approval_stores_the_roster(tmp_path: Path) -> None
     assert lst["approved"] and [e["id"] for e in lst["roster"]["entries"]] == ["U1", "U2", "M1", "C1"]
 
 
+@pytest.mark.clause("DR-LST-8")
+def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    camp = campaign(tmp_path)
+    dr = camp.state["game"]["dr"]
+    dr["lists"]["R-2"].update(status="active", approved=False)
+    dr["tokens"]["R-2"] = {"id": "R-2", "faction": "R", "territory": "T1"}
+    camp.save()
+    put(camp, "o1", RED + "R-1 H\nR-2 H\nLIST R-2 Ironjaws\nARTILLERY R-2 no\nFAST R-2 no\n" + RED_ARMY + "\n")
+    put(camp, "o2", BLUE + "B-1 H\n", sender=BOB)
+    put(camp, "o3", GREEN + "G-1 H\n", sender=CAROL)
+    camp = run(camp)
+    [alert] = [m for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
+    assert 'List R-2 "Ironjaws"' in body(alert) and "APPROVE R-2" in body(alert)
+    assert main(["status", "--root", str(camp.folder.parent)]) == 0
+    assert "waiting for the GM: approve the list of R-2: APPROVE R-2" in capsys.readouterr().out
+
+
 # --- post-battle sheets ----------------------------------------------------------------------
 
 def test_dr_lst_5_and_dr_los_19_briefing_shows_one_list_per_side_with_carried_losses(battle: Campaign) -> None:

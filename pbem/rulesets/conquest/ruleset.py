@@ -147,6 +147,10 @@ class Conquest(Ruleset):
         game = Game(ctx.game, ctx.settings)
         return reporting.canonical(game.state, game.gmap, game.rules, player.id, payload)
 
+    def gm_pending(self, ctx: Context) -> list[str]:
+        state = Game(ctx.game, ctx.settings).state
+        return [f"your ruling on {ident}: RESULT {ident} ... or ABSTRACT {ident}" for ident in state.round.disputed]
+
     def missing(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
         game = Game(ctx.game, ctx.settings)
         if game.window == W_SETUP:

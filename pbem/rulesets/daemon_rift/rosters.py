@@ -368,7 +368,7 @@ def store(game: Game, by_faction: Mapping[str, Mapping[str, Any]]) -> None:
 def alerts(game: Game) -> list[str]:
     out = []
     for token, reg in sorted(pending(game).items()):
-        out.append(f"List {token} {reg.name!r}: {len(reg.roster.entries)} entries, {reg.roster.points}/"
+        out.append(f'List {token} "{reg.name}": {len(reg.roster.entries)} entries, {reg.roster.points}/'
                    f"{reg.roster.limit} points (artillery: {'yes' if reg.artillery else 'no'}, "
                    f"fast: {'yes' if reg.fast else 'no'}, declared: {', '.join(declared_names(reg)) or '-'})"
                    + (f"; check: {'; '.join(reg.flags)}" if reg.flags else "")

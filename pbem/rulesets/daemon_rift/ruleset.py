@@ -29,6 +29,7 @@ from pbem.rulesets.daemon_rift import (
     options,
     postbattle,
     reporting,
+    rosters,
     setup,
     validate,
 )
@@ -187,6 +188,15 @@ class DaemonRift(Ruleset):
     def help_text(self, ctx: Context, player: Player) -> str:
         return reporting.help_text(Game.view(ctx), player)
 
+    def gm_pending(self, ctx: Context) -> list[str]:
+        game = Game.view(ctx)
+        lists = [f"approve the list of {token}: APPROVE {token}" for token in sorted(rosters.pending(game))]
+        battles = [f"the result of battle {b.number}: RESULT {b.number} <winner|draw>"
+                   for b in battle_window.tabletop_battles(game)
+                   if game.state.phase == "battles" and str(b.number) not in battle_window.accepted(game)
+                   and battle_window.needs_gm(game)]
+        return lists + battles
+
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         return reporting.status(Game.view(ctx), player)
 
@@ -203,6 +213,7 @@ class DaemonRift(Ruleset):
             alerts += reporting.lists_alerts(game)
         elif phase == "orders":
             reporting.store_lists(game, by_faction)
+            alerts += reporting.lists_alerts(game)       # lists for new tokens and replacements (DR-LST-8)
             self._step_a(game, by_faction, dice, reports)
         elif phase == "battles":
             alerts += battle_window.collect(game, by_faction, dice, final=True)
