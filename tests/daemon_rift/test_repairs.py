@@ -191,7 +191,14 @@ def test_dr_rep_11_automatic_allocation_in_ledger_order_never_buys_items(rules: 
     assert repair(state, rules) == ["R-1: spent 30, lost 45"]      # 3 Spearmen; the Dragon's 50 no longer fits
     assert left(r, "C1", LOST_ITEM) == 15 and left(r, "M1", WOUNDS) == 1
     off = rules_with(repair={"auto_allocate": False})
-    assert repair(state_with(ledger()), off) == []
+    assert repair(state_with(ledger()), off) == ["R-1: spent 0, lost 75"]     # earned, reported, not spent
+
+
+def test_dr_rep_1_points_earned_and_not_spent_are_reported_with_the_ledger_still_open() -> None:
+    off = rules_with(repair={"auto_allocate": False})
+    [log] = repair_lists(state_with(ledger()), off, TurnFacts(held=["R-1"]), {})
+    assert (log.token, log.points, log.spent, log.lost, log.applied) == ("R-1", 75, "0", "75", [])
+    assert repair_lists(state_with(roster("U1 infantry 20 Knights @30")), off, TurnFacts(held=["R-1"]), {}) == []
 
 
 def test_dr_rep_12_repairs_change_only_the_ledger_never_the_list_points(rules: RuleBook) -> None:

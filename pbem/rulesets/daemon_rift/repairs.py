@@ -196,6 +196,11 @@ def repair_lists(state: DRState, rules: RuleBook, facts: TurnFacts,
                 log.lost = show(work.left)
             if log.applied:
                 lst.repaired_turn = state.turn
-            if log.applied or log.skipped or log.kept != "0":
-                logs.append(log)
+            if log.applied or log.skipped or log.kept != "0" or needs_repair(lst.roster):
+                logs.append(log)      # points earned and not spent are reported too: the player may plan next time
     return logs
+
+
+def needs_repair(roster: Roster) -> bool:
+    """Whether anything in the ledger could be mended (DR-REP-2)."""
+    return any(e.total(mark) for e in roster.entries for mark in (MISSING, WOUNDS, LOST_ITEM))
