@@ -107,3 +107,14 @@ def test_a_battle_next_turn_with_the_same_number_waits_for_its_own_results(battl
     assert camp.state["stage"]["turn"] == 2 and camp.state["game"]["dr"]["phase"] == "battles"
     assert camp.state["game"]["accepted_results"] == {}
     assert not (camp.history(2) / "battles-battles.md").exists()
+
+
+def test_a_turn_without_a_battle_sends_no_battle_report(tmp_path: Path) -> None:
+    camp = dr_campaign(tmp_path, {"R-1": "T25", "B-1": "T27"})
+    put(camp, "o1", RED + "R-1 H\n")
+    put(camp, "o2", BLUE + "B-1 H\n", sender=BOB)
+    camp = run(camp)
+    assert camp.state["stage"]["turn"] == 2
+    subjects = [str(m["Subject"]) for m in outbox(camp)]
+    assert "[rift] Turn 1: end of turn" in subjects and not any(s.endswith(": battles") for s in subjects)
+    assert not list(camp.history(1).glob("*battles*.md"))

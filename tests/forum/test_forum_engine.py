@@ -75,7 +75,7 @@ def test_public_turn_reports_are_posted_to_the_thread_once(camp: Campaign) -> No
     assert camp.state["stage"]["turn"] == 2
     posted = bot_posts(camp)
     keys = [h["key"] for h, _ in posted]
-    assert keys == ["turn-1/orders/movement", "turn-1/orders/battles", "turn-1/orders/turn"]
+    assert keys == ["turn-1/orders/movement", "turn-1/orders/turn"]      # no battle, no battle report
     movement = next(text for h, text in posted if h["key"] == "turn-1/orders/movement")
     assert movement.strip() == (camp.history(1) / "orders-movement.md").read_text().strip()
     assert all("private" not in h["key"] for h, _ in posted)      # private reports stay in mail

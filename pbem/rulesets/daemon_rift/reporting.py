@@ -141,7 +141,11 @@ def second_window_reports(game: Game, battle: movement.Battle) -> list[Report]:
 
 
 def battle_reports(game: Game, dice: Dice) -> list[Report]:
+    """The battles and what followed them; a turn without a battle has no battle report."""
     moved = from_data(movement.Movement, game.data["movement"])
+    after = game.data["aftermath"]
+    if not moved.battles and not (after.get("dependents") or after.get("lines") or after.get("retreats")):
+        return []
     context = _base(game) | {"movement": moved, "aftermath": game.data["aftermath"],
                              "results": battle_window.accepted(game),
                              "postbattle": game.data.get("postbattle", {}).get("ledgers", [])}
