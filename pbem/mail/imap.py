@@ -313,7 +313,8 @@ class ImapInbox:
         if self._validity != validity:
             return                               # a key of a replaced mailbox: nothing to do
         if self._readonly:
-            self._once("quarantine read-only", f"{self.server.where}: {self.folder} is read-only: message {validity}:{uid} cannot be "
+            self._once("quarantine read-only",
+                       f"{self.server.where}: {self.folder} is read-only: message {validity}:{uid} cannot be "
                        "quarantined there; pbem's journal keeps it from being handled twice")
             return
         folder = self.quarantine_folder
@@ -412,8 +413,8 @@ class ImapInbox:
         except imaplib.IMAP4.readonly:
             answer = client.select_folder(self.folder, readonly=True)
             self._readonly = True
-            self._once("read-only", f"{self.server.where}: mailbox {self.folder} is read-only: mail is read but cannot be "
-                       "marked done; pbem's journal keeps it from being handled twice")
+            self._once("read-only", f"{self.server.where}: mailbox {self.folder} is read-only: mail is read but "
+                       "cannot be marked done; pbem's journal keeps it from being handled twice")
         validity = answer.get(b"UIDVALIDITY") if isinstance(answer, dict) else None
         if not isinstance(validity, int) or validity <= 0:
             raise _Malformed(f"opening {self.folder} gave no valid UIDVALIDITY ({validity!r:.60}), "
