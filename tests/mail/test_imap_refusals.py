@@ -9,9 +9,26 @@ from typing import Any
 
 import pytest
 
+from pbem.campaign import Campaign
+from pbem.engine import tick
 from pbem.mail.imap import ImapInbox
 from pbem.mail.inbox import open_inbox
-from tests.mail.conftest import IMAP_ENV, ORDERS_BOX, USERS, append, flags, imap_spec, mailbox, order_mail
+from tests.mail.conftest import (
+    IMAP_ENV,
+    ORDERS_BOX,
+    USERS,
+    Relay,
+    append,
+    flags,
+    imap_spec,
+    later,
+    login,
+    mailbox,
+    make_campaign,
+    order_mail,
+    red,
+    smtp_spec,
+)
 from tests.mail.mailservers import Dovecot
 
 pytestmark = [pytest.mark.usefixtures("passwords"), pytest.mark.mailserver]
@@ -67,6 +84,31 @@ def test_a_read_only_mailbox_is_read_fully_and_other_mailboxes_on_the_server_sta
     monkeypatch.setenv(IMAP_ENV, USERS[GM_BOX])
     assert len(read_all(opened(acl_dovecot, tmp_path / "gm", notes, user=GM_BOX))) == 2
     assert mailbox(acl_dovecot, GM_BOX) == [] and len(mailbox(acl_dovecot, GM_BOX, "Processed")) == 2
+
+
+@pytest.mark.parametrize("acl_dovecot", [f"INBOX user={ORDERS_BOX} lrp\n"], indirect=True)
+def test_a_tick_reads_a_read_only_campaign_inbox_once_and_the_other_campaign_on_the_server_too(
+        acl_dovecot: Dovecot, tmp_path: Path) -> None:
+    relay = Relay(acl_dovecot, tls=True, auth_users={ORDERS_BOX: USERS[ORDERS_BOX]})
+    try:
+        root = tmp_path / "campaigns"
+        for name, folder in (("rift", "INBOX"), ("vale", "Vale")):
+            make_campaign(root, name, transport={"inbox": imap_spec(acl_dovecot, folder=folder),
+                                                 "outbox": smtp_spec(acl_dovecot, relay)})
+        acl_dovecot.deliver_lmtp("alice@pbem.test", ORDERS_BOX, red("R-1 M T25\n", message_id="<rift-1@x>"))
+        client = login(acl_dovecot, ORDERS_BOX)
+        client.create_folder("Vale")
+        client.logout()
+        append(acl_dovecot, red("R-1 M T25\n", subject="[vale] orders", message_id="<vale-1@x>"), folder="Vale")
+        for hours in (1, 2):                      # the second tick meets the unmarked mail again
+            log = tick(root, later(hours))
+            assert not any("unavailable" in line or "could not be read" in line for line in log.lines), log.lines
+        assert list(Campaign(root / "rift").state["journal"]) == ["<rift-1@x>"]
+        assert list(Campaign(root / "vale").state["journal"]) == ["<vale-1@x>"]
+        acks = [m for m in mailbox(acl_dovecot, "alice@pbem.test") if m["In-Reply-To"] == "<rift-1@x>"]
+        assert len(acks) == 1                      # answered once although it stays unmarked
+    finally:
+        relay.stop()
 
 
 def test_a_refused_done_mark_is_logged_once_and_reading_goes_on_past_the_first_batch(tmp_path: Path) -> None:
