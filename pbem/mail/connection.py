@@ -97,10 +97,11 @@ class ServerSpec:
                                    ("retries", 3, int), ("backoff", 1.0, float)):
             try:
                 numbers[key] = kind(spec.get(key, default))
-                if numbers[key] < 0:
+                if numbers[key] < 0 or (key == "timeout" and numbers[key] == 0):
                     raise ValueError
             except (TypeError, ValueError):
-                problems.append(f"{key}: expected a non-negative number, not {spec.get(key)!r}")
+                kind_of = "a positive number of seconds" if key == "timeout" else "a non-negative number"
+                problems.append(f"{key}: expected {kind_of}, not {spec.get(key)!r}")
                 numbers[key] = default
         if problems:
             raise ValueError("; ".join(problems))

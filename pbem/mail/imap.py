@@ -419,7 +419,18 @@ class ImapInbox:
         if not isinstance(validity, int) or validity <= 0:
             raise _Malformed(f"opening {self.folder} gave no valid UIDVALIDITY ({validity!r:.60}), "
                              "so its messages cannot be told apart safely")
+        self._check_keywords(answer.get(b"PERMANENTFLAGS"))
         return validity
+
+    def _check_keywords(self, permanent: Any) -> None:
+        """A writable mailbox may still refuse to keep keywords (PERMANENTFLAGS without \\* or
+        $PbemDone, e.g. an ACL without the write right): say so once; marks are still sent,
+        since a MOVE to the processed folder may work where the keyword does not."""
+        if self._readonly or not isinstance(permanent, tuple) or {b"\\*", DONE} & set(permanent):
+            return
+        shown = " ".join(flag.decode("ascii", "replace") for flag in permanent if isinstance(flag, bytes))
+        self._once("keywords", f"{self.server.where}: mailbox {self.folder} does not keep the $PbemDone keyword "
+                   f"(PERMANENTFLAGS ({shown})): done mail is recognised by pbem's journal instead")
 
     def _prepare(self, client: IMAPClient) -> None:
         if self.processed and client.has_capability("MOVE") and not client.folder_exists(self.processed):

@@ -116,7 +116,7 @@ def fake_imap(server: FakeImap) -> Iterator[int]:
 
     listener = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
     listener.daemon_threads = True
-    thread = threading.Thread(target=listener.serve_forever, daemon=True)
+    thread = threading.Thread(target=listener.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     try:
         yield listener.server_address[1]

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.imap import ImapInbox
@@ -86,3 +88,26 @@ def test_a_session_dropped_after_one_login_blocks_only_that_mailbox(monkeypatch:
         with pytest.raises(MailUnavailable, match="earlier in this run"):   # that mailbox: at once
             list(inbox(port, [], user="broken@pbem.test").items())
         assert lines(inbox(port, [])) == [1, 2, 3, 4]                      # the others: as usual
+
+
+FRAGMENTS = [b"BODY[] NIL", b"BODY[] 42", b'BODY[] "quoted"', b"BODY[] (1 (2) NIL)", b"FLAGS ()", b"",
+             b'BODY[] "unterminated', b"BODY[] ((", b"BODY[] )", b"BODY[] {0}\r\n", b"RFC822 NIL", b"BODY[] \\Seen"]
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.sampled_from(FRAGMENTS)), min_size=4, max_size=4),
+       st.integers(min_value=1, max_value=4))
+def test_any_fetch_answer_yields_the_good_messages_and_never_raises(fragments: list[bytes | None], batch: int) -> None:
+    """None stands for a proper BODY[] literal; every other fragment is what the server says instead."""
+    answers = dict(zip(sorted(MAILS), fragments))
+    server = FakeImap(MAILS, fetch_item=lambda uid, raw: answers[uid] if answers[uid] is not None
+                      else b"BODY[] " + literal(raw))
+    with fake_imap(server) as port:
+        started = time.perf_counter()
+        box = inbox(port, [], batch=batch)
+        yielded = {int(item.key.split(":")[1]): item.raw for item in box.items()}
+        box.close()
+        assert time.perf_counter() - started < 3
+    assert all(isinstance(raw, bytes) for raw in yielded.values())
+    assert {uid for uid, fragment in answers.items() if fragment is None} <= set(yielded)
+    assert all(yielded[uid] == MAILS[uid] for uid, fragment in answers.items() if fragment is None)

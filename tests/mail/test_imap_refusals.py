@@ -139,6 +139,17 @@ def test_a_refused_move_to_processed_leaves_done_mail_flagged_and_reading_goes_o
     assert list(opened(acl_dovecot, tmp_path, notes).items()) == []
 
 
+@pytest.mark.parametrize("acl_dovecot", [f"INBOX user={ORDERS_BOX} lrs\n"], indirect=True)
+def test_a_mailbox_that_keeps_no_keywords_is_read_and_said_once(acl_dovecot: Dovecot, tmp_path: Path) -> None:
+    """Dovecot opens it READ-WRITE but PERMANENTFLAGS (\\Seen): $PbemDone would be dropped silently."""
+    for raw in mails(4):
+        acl_dovecot.deliver_lmtp("alice@pbem.test", ORDERS_BOX, raw)
+    notes: list[str] = []
+    assert len(read_all(opened(acl_dovecot, tmp_path, notes, batch=2))) == 4
+    assert [n for n in notes if "does not keep the $PbemDone keyword" in n and "(\\Seen)" in n] != []
+    assert len(read_all(opened(acl_dovecot, tmp_path, notes))) == 4      # the journal's turn
+
+
 def test_quarantine_moves_the_message_to_the_quarantine_folder_and_it_is_not_read_again(
         dovecot: Dovecot, tmp_path: Path) -> None:
     append(dovecot, *mails(4))
