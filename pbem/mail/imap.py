@@ -55,7 +55,6 @@ PORTS = {"implicit": 993, "starttls": 143, "none": 143}
 # OSError (reset, refused, timeout) when the socket fails first.
 DISCONNECTED = (imaplib.IMAP4.abort, OSError)
 
-
 # What imapclient raises when it cannot parse an answer (ProtocolError is an IMAPClientError).
 UNREADABLE = (ValueError, TypeError, IndexError, KeyError)
 
@@ -116,6 +115,9 @@ class _WatchedIMAP4(imaplib.IMAP4):
 
 
 class _Client(IMAPClient):  # type: ignore[misc]
+    """IMAPClient built on _WatchedIMAP4. Its _create_IMAP4 hook is the one place where the
+    socket can be reached before the greeting is read (the constructor reads it)."""
+
     def __init__(self, server: ServerSpec, watchdog: Watchdog) -> None:
         self._watchdog = watchdog
         implicit = server.tls == "implicit"
@@ -190,11 +192,15 @@ class ImapInbox:
         uid = self._uid(key)
         if uid is None:
             return
+        connected = self._client is not None
         try:
             self._call(functools.partial(self._put_aside, uid=uid, validity=self._validity))
         except (MailUnavailable, _ValidityChanged) as exc:
             self.log(f"{self.server.where}: could not quarantine message {key} in {self.folder} ({exc}); "
                      "pbem's journal keeps it from being handled twice")
+        finally:
+            if not connected:                    # called after close(): leave no session behind
+                self._drop(logout=True)
 
     def close(self) -> None:
         self._finish()

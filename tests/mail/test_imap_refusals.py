@@ -170,6 +170,15 @@ def test_quarantine_moves_the_message_to_the_quarantine_folder_and_it_is_not_rea
     assert any("moved from INBOX to 'Poison'" in n for n in notes)
 
 
+def test_quarantine_after_close_still_moves_the_message(dovecot: Dovecot, tmp_path: Path) -> None:
+    append(dovecot, *mails(2))
+    box = opened(dovecot, tmp_path, [])
+    keys = [item.key for item in box.items()]
+    box.close()
+    box.quarantine(keys[1])
+    assert [m.get_content().strip() for m in mailbox(dovecot, ORDERS_BOX, "Quarantine")] == ["line 1"]
+
+
 def test_quarantine_without_move_copies_and_expunges_only_that_message(tmp_path: Path) -> None:
     server = Dovecot(users=USERS, extra_conf="imap_capability = IMAP4rev1 LITERAL+ SASL-IR ID ENABLE IDLE UIDPLUS\n")
     try:
