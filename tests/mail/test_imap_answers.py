@@ -22,9 +22,12 @@ MAILS = {uid: order_mail("alice@pbem.test", f"line {uid}", message_id=f"<fake-{u
 
 
 def inbox(port: int, notes: list[str], **extra: Any) -> ImapInbox:
+    """An inbox on the fake server that keeps no UIDVALIDITY file."""
     spec = {"host": "127.0.0.1", "port": port, "tls": "none", "user": ORDERS_BOX, "password_env": IMAP_ENV,
             "processed": "", "batch": 10, "retries": 2, "backoff": 0.01, "timeout": 5} | extra
-    return ImapInbox.from_spec(spec, Path("."), state_dir=None, log=notes.append)
+    box = ImapInbox.from_spec(spec, Path("."), log=notes.append)
+    box.state = None
+    return box
 
 
 def lines(box: ImapInbox) -> list[int]:
@@ -34,7 +37,7 @@ def lines(box: ImapInbox) -> list[int]:
     return found
 
 
-def test_a_select_answer_without_uidvalidity_is_a_clear_mail_unavailable(tmp_path: Path) -> None:
+def test_a_select_answer_without_uidvalidity_is_a_clear_mail_unavailable() -> None:
     with fake_imap(FakeImap(MAILS, select_codes=[b"[UIDNEXT 5]"])) as port:
         with pytest.raises(MailUnavailable, match="opening INBOX gave no valid UIDVALIDITY"):
             list(inbox(port, []).items())
