@@ -6,7 +6,8 @@
     user = "orders@example.org"
     password_env = "PBEM_IMAP_PASSWORD"            # or: password_file = "/etc/pbem/imap.secret"
     cafile = "/etc/pbem/ca.pem"      # optional: trust this CA instead of the system's
-    timeout = 30                     # seconds per network operation
+    timeout = 30                     # seconds for each whole operation (connect and log in, one
+                                     # FETCH, ...), however slowly the server trickles its answer
     retries = 3                      # reconnects before giving up until the next tick
     backoff = 1.0                    # seconds before the first retry, doubled each time
 
@@ -17,11 +18,14 @@ that holds the settings file.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
+import socket
 import ssl
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,9 +37,16 @@ class MailUnavailable(RuntimeError):
     """The server cannot be reached or refuses the login; nothing was lost, try again later."""
 
 
-_unreachable: dict[tuple[str, str, int], str] = {}
-"""Servers that stayed unreachable through all retries in this run: every campaign using
-one of them gives up at once instead of waiting through the same retries again."""
+class MailboxDropped(ConnectionError):
+    """The server dropped a session after the login succeeded: trouble with one login or
+    mailbox, which must not count against every other mailbox on the same server."""
+
+
+_unreachable: dict[tuple[str | int, ...], str] = {}
+"""What stayed unavailable through all retries in this run: every campaign using it gives up
+at once instead of waiting through the same retries again. Keyed by (protocol, host, port)
+when the server itself failed, by (protocol, host, port, user, mailbox) when it failed only
+after a login, so one bad mailbox never blocks the others on its server."""
 
 
 def forget_unreachable() -> None:
@@ -86,10 +97,11 @@ class ServerSpec:
                                    ("retries", 3, int), ("backoff", 1.0, float)):
             try:
                 numbers[key] = kind(spec.get(key, default))
-                if numbers[key] < 0:
+                if numbers[key] < 0 or (key == "timeout" and numbers[key] == 0):
                     raise ValueError
             except (TypeError, ValueError):
-                problems.append(f"{key}: expected a non-negative number, not {spec.get(key)!r}")
+                kind_of = "a positive number of seconds" if key == "timeout" else "a non-negative number"
+                problems.append(f"{key}: expected {kind_of}, not {spec.get(key)!r}")
                 numbers[key] = default
         if problems:
             raise ValueError("; ".join(problems))
@@ -97,10 +109,15 @@ class ServerSpec:
                    _path(spec.get("cafile"), base), float(numbers["timeout"]), int(numbers["retries"]),
                    float(numbers["backoff"]))
 
-    def give_up(self, reason: str) -> MailUnavailable:
-        """Note the server as unavailable for the rest of this run; the error to raise."""
-        _unreachable[(self.protocol, self.host, self.port)] = reason
-        return MailUnavailable(f"{self.where}: {reason}")
+    def give_up(self, reason: str, mailbox: str = "") -> MailUnavailable:
+        """Note the server (or, given a mailbox, only that login's mailbox) as unavailable for
+        the rest of this run; the error to raise."""
+        _unreachable[self._memo(mailbox)] = reason
+        return MailUnavailable(f"{self.where}: {mailbox + ': ' if mailbox else ''}{reason}")
+
+    def _memo(self, mailbox: str = "") -> tuple[str | int, ...]:
+        server: tuple[str | int, ...] = (self.protocol, self.host, self.port)
+        return server + (self.user, mailbox) if mailbox else server
 
     @property
     def where(self) -> str:
@@ -122,13 +139,15 @@ class ServerSpec:
     def ssl_context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.cafile) if self.cafile else None)
 
-    def patiently(self, attempt: Callable[[], Any], transient: tuple[type[BaseException], ...]) -> Any:
+    def patiently(self, attempt: Callable[[], Any], transient: tuple[type[BaseException], ...],
+                  mailbox: str = "") -> Any:
         """Run attempt(); on a transient error wait backoff, 2*backoff, ... and try again,
-        `retries` times, then raise MailUnavailable (at once for a server that already
-        failed that way in this run)."""
-        server = (self.protocol, self.host, self.port)
-        if server in _unreachable:
-            raise MailUnavailable(f"{self.where}: {_unreachable[server]} (earlier in this run)")
+        `retries` times, then raise MailUnavailable (at once for a server, or this login's
+        mailbox, that already failed that way in this run). A MailboxDropped failure is
+        remembered for the mailbox only."""
+        for memo in (self._memo(), self._memo(mailbox)):
+            if memo in _unreachable:
+                raise MailUnavailable(f"{self.where}: {_unreachable[memo]} (earlier in this run)")
         for number in range(self.retries + 1):
             try:
                 return attempt()
@@ -136,9 +155,54 @@ class ServerSpec:
                 raise MailUnavailable(f"{self.where}: the server's certificate is not trusted: {exc}") from exc
             except transient as exc:
                 if number == self.retries:
-                    raise self.give_up(f"{describe(exc)} (after {number + 1} attempts)") from exc
+                    scope = mailbox if isinstance(exc, MailboxDropped) else ""
+                    raise self.give_up(f"{describe(exc)} (after {number + 1} attempts)", scope) from exc
                 time.sleep(self.backoff * 2**number)
         raise AssertionError("unreachable")
+
+
+class Watchdog:
+    """A deadline for whole operations. A socket timeout bounds one silent wait, not a server
+    that trickles one byte at a time; when an operation outlives `seconds`, the watchdog
+    shuts the watched connection down, so the blocked read ends at once (`fired` tells why).
+    Sockets are watched by file descriptor: a TLS wrap (implicit or STARTTLS) keeps it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.fired = False
+        self._fds: set[int] = set()
+        self._lock = threading.Lock()
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._fds.add(sock.fileno())
+
+    def forget(self) -> None:
+        """Call before closing the watched sockets, so a late cut never meets a reused descriptor."""
+        with self._lock:
+            self._fds.clear()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        self.fired = False
+        timer = threading.Timer(self.seconds, self._cut)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+
+    def _cut(self) -> None:
+        with self._lock:
+            self.fired = True
+            for fd in self._fds:
+                with contextlib.suppress(OSError):
+                    borrowed = socket.socket(fileno=fd)
+                    try:
+                        borrowed.shutdown(socket.SHUT_RDWR)
+                    finally:
+                        borrowed.detach()     # the connection's owner closes it, not us
 
 
 def is_loopback(host: str) -> bool:

@@ -125,6 +125,7 @@ service lmtp {{
 class Dovecot:
     users: dict[str, str]                       # address -> password
     extra_conf: str = ""                        # more settings, e.g. a narrower imap_capability
+    acl: str = ""                               # global ACL lines ("INBOX user=x@y lrp"): the acl plugin is on
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="pbem-dovecot-")))
     imap_port: int = field(default_factory=free_port)
     imaps_port: int = field(default_factory=free_port)
@@ -163,7 +164,18 @@ class Dovecot:
         self.conf = d / "dovecot.conf"
         self.conf.write_text(CONF_TEMPLATE.format(
             instance=f"pbemtest-{self.imap_port}", d=d, uid=uid, gid=gid, user_lines=user_lines,
-            imap_port=self.imap_port, imaps_port=self.imaps_port, lmtp_port=self.lmtp_port) + self.extra_conf)
+            imap_port=self.imap_port, imaps_port=self.imaps_port, lmtp_port=self.lmtp_port) + self.extra_conf
+            + (self._acl_conf() if self.acl else ""))
+
+    def _acl_conf(self) -> str:
+        """Dovecot's ACL plugin with one global ACL file: rights per mailbox and user, e.g.
+        `lrp` (look up, read, post) makes a mailbox that Dovecot opens READ-ONLY to that user
+        while LMTP can still deliver into it."""
+        rules = self.root / "global-acl"
+        rules.write_text(self.acl)
+        os.chmod(rules, 0o644)
+        return (f"mail_plugins = $mail_plugins acl\n"
+                f"plugin {{\n  acl = vfile:{rules}\n}}\n")
 
     # -- lifecycle ---------------------------------------------------------
     def start(self, timeout: float = 10.0) -> float:
