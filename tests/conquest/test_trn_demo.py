@@ -143,3 +143,14 @@ def test_round_reports_reveal_each_turns_dice_secret_and_commit_to_the_next(play
     [welcome] = mails(played, "anna@", "Dice commitment for turn 0")
     first = tomllib.loads((played / "campaigns" / "coc-demo" / "history" / "000" / "dice.toml").read_text())
     assert first["commitment"][:40] in welcome.replace("\n", "")
+
+
+def test_report_subjects_carry_the_round(played: Path) -> None:
+    subjects = set()
+    for path in (played / "outbox" / "new").glob("*"):
+        subject = str(email.message_from_bytes(path.read_bytes(), policy=policy.default)["Subject"])
+        if not subject.startswith(("Re:", "[coc-demo] welcome", "[coc-demo] reminder")):
+            subjects.add(subject)
+    assert all(s.startswith(("[coc-demo] Round ", "[coc-demo] Setup: ")) for s in subjects), subjects
+    assert {"[coc-demo] Round 1: Capitals and the order of play", "[coc-demo] Round 2: your empire (Anna)",
+            "[coc-demo] Round 2: Battle results and Empire Points"} <= subjects

@@ -220,15 +220,22 @@ def public(game: Any, section: str, subject: str, dice: Dice) -> Report:
     shown = int(game.data.get("log_shown", 0))
     ctx["cq"]["log"] = game.state.round.log[shown:]
     game.data["log_shown"] = len(game.state.round.log)
+    if not subject.startswith("Round "):
+        subject = f"{when(game.state)}: {subject}"
     return Report("round_report", subject, ("*",), ctx, public=True, key=section)
+
+
+def when(state: ConquestState) -> str:
+    """What a subject line starts with, so a player's mail client lists the reports in order."""
+    return f"Round {state.round.number}" if state.round.number else "Setup"
 
 
 def privates(game: Any, section: str) -> list[Report]:
     out = []
     for pid in game.state.active():
         ctx = {"me": private_context(game.state, game.gmap, game.rules, pid), "section": section}
-        out.append(Report("private_report", f"Your empire: {game.state.empires[pid].name}", (pid,), ctx,
-                          key=f"{section}-{pid}"))
+        out.append(Report("private_report", f"{when(game.state)}: your empire ({game.state.empires[pid].name})",
+                          (pid,), ctx, key=f"{section}-{pid}"))
     return out
 
 

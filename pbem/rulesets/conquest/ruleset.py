@@ -198,7 +198,7 @@ class Conquest(Ruleset):
         setup_log = state.round.log
         self._open_round(game, 1, dice)
         state.round.log = setup_log + state.round.log          # the capitals report shows how they were picked
-        out.reports.append(reporting.public(game, "capitals", "Capitals and the order of round 1", dice))
+        out.reports.append(reporting.public(game, "capitals", "Capitals and the order of play", dice))
         out.turn_finished = True                 # setup (turn 0) is over: round 1 is a turn of its own
 
     def _open_round(self, game: Game, number: int, dice: Dice) -> None:
