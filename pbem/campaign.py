@@ -181,7 +181,6 @@ class Campaign:
         self.state: dict[str, Any] = self._read_state()
         self.auth: dict[str, Any] = self._read_optional("auth.toml")
         self._auth_saved = copy.deepcopy(self.auth)
-        self._state_saved = ""      # the state.toml text last written; "" until the first commit
 
     @property
     def name(self) -> str:
@@ -198,26 +197,23 @@ class Campaign:
         return read_toml(path) if path.exists() else {}
 
     def commit(self) -> None:
-        """Store the state (with its message journal) and the auth file as one write: after a
-        crash both are old or both new (pbem/store.py write_together), so a batch that is run
-        again counts nothing twice. Files that did not change are not written."""
-        files: dict[Path, str] = {}
-        state_text = toml_text(self.state, header=STATE_HEADER)
-        if state_text != self._state_saved:
-            files[self.folder / "state.toml"] = state_text
+        """Store the state (with its message journal) and, when it changed, the auth file as one
+        write: after a crash both are old or both new (pbem/store.py write_together), so a batch
+        that is run again counts nothing twice."""
+        files = {self.folder / "state.toml": toml_text(self.state, header=STATE_HEADER)}
         if self.auth != self._auth_saved:      # most mail changes no secret and fails no login
             files[self.folder / "auth.toml"] = toml_text(self.auth, header=AUTH_HEADER)
-        if files:
-            write_together(self.folder, files)
-        self._state_saved, self._auth_saved = state_text, copy.deepcopy(self.auth)
+        write_together(self.folder, files)
+        self._auth_saved = copy.deepcopy(self.auth)
 
     def save(self) -> None:
-        """The same as commit(): state and auth are only ever stored together."""
+        """The same as commit(): the state is never stored without the auth changes beside it."""
         self.commit()
 
     def save_auth(self) -> None:
-        """The same as commit(): state and auth are only ever stored together."""
-        self.commit()
+        """commit() when the auth file changed (then with the state), else nothing."""
+        if self.auth != self._auth_saved:
+            self.commit()
 
     def history(self, turn: int) -> Path:
         return self.folder / "history" / f"{turn:03d}"

@@ -33,7 +33,7 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import Ruleset
 from pbem.schedule import iso, parse_time
 from pbem.site import Site, site_of
-from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, write_toml
+from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, sweep_leftovers, write_toml
 
 DEFAULT_MAX_BYTES = 256 * 1024
 POSTMASTER_WINDOW = timedelta(hours=24)
@@ -192,6 +192,7 @@ class Postmaster:
         path = self.folder / "state.toml"
         self.state = read_toml(path) if path.exists() else {}
         self.changed = False
+        sweep_leftovers(self.folder)     # temporary files a killed run left in its state or queue
 
     def answer(self, sub: Submission, named: str, elsewhere: str = "") -> None:
         """Reply once to mail for no campaign here; `elsewhere` is the address of a campaign
