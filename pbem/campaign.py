@@ -20,7 +20,7 @@ from typing import Any
 from pbem.forum.config import forum_problems
 from pbem.schedule import Schedule
 from pbem.site import load_site
-from pbem.store import StoreError, read_toml, write_toml
+from pbem.store import StoreError, read_toml, toml_text, write_together
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 
@@ -168,6 +168,10 @@ def _check_unique(players: tuple[Player, ...], problems: list[str]) -> None:
             seen.add(key)
 
 
+STATE_HEADER = "# Written by pbem; edit with care."
+AUTH_HEADER = "# Written by pbem: changed secrets and login failures."
+
+
 class Campaign:
     """Settings plus the mutable state file, with history snapshots."""
 
@@ -192,15 +196,24 @@ class Campaign:
         path = self.folder / name
         return read_toml(path) if path.exists() else {}
 
+    def commit(self) -> None:
+        """Store the state (with its message journal) and, when it changed, the auth file as one
+        write: after a crash both are old or both new (pbem/store.py write_together), so a batch
+        that is run again counts nothing twice."""
+        files = {self.folder / "state.toml": toml_text(self.state, header=STATE_HEADER)}
+        if self.auth != self._auth_saved:      # most mail changes no secret and fails no login
+            files[self.folder / "auth.toml"] = toml_text(self.auth, header=AUTH_HEADER)
+        write_together(self.folder, files)
+        self._auth_saved = copy.deepcopy(self.auth)
+
     def save(self) -> None:
-        write_toml(self.folder / "state.toml", self.state, header="# Written by pbem; edit with care.")
+        """The same as commit(): the state is never stored without the auth changes beside it."""
+        self.commit()
 
     def save_auth(self) -> None:
-        """Written only when changed: most mail changes no secret and fails no login."""
-        if self.auth == self._auth_saved:
-            return
-        write_toml(self.folder / "auth.toml", self.auth, header="# Written by pbem: changed secrets and login failures.")
-        self._auth_saved = copy.deepcopy(self.auth)
+        """commit() when the auth file changed (then with the state), else nothing."""
+        if self.auth != self._auth_saved:
+            self.commit()
 
     def history(self, turn: int) -> Path:
         return self.folder / "history" / f"{turn:03d}"

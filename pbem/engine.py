@@ -17,13 +17,16 @@ from datetime import datetime
 from pathlib import Path
 
 from pbem import turns
+from pbem.addressing import misdirected
 from pbem.campaign import Campaign, SettingsError, discover
+from pbem.envelope import read_envelope
 from pbem.forum import admission
 from pbem.forum.backends import open_forum
 from pbem.forum.base import Forum, ForumError, Post, advance
 from pbem.forum.config import forum_settings
 from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
+from pbem.journal import journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
@@ -141,7 +144,7 @@ def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, n
     outcome = intake.handle(sub)
     for reply in outcome.replies:
         enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
-    alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
+    alert_gm(camp, ruleset, outcome, now, key=journal_key(sub))
     faults.hook("handled")
     log(f"{camp.name}: {sub.sender}: {outcome.note or 'processed'}")
 
@@ -151,21 +154,24 @@ def commit(camps: list[Campaign], inbox: Inbox, taken: list[str], faults: Faults
     if not taken:
         return
     for camp in camps:
-        camp.save_auth()
-        camp.save()
+        camp.commit()       # state, journal and auth as one write (Campaign.commit)
     faults.hook("stored")
     for key in taken:
         inbox.mark_done(key)
     taken.clear()
 
 
-def belongs_here(camp: Campaign, subject: str, text: str) -> bool:
-    """A shared inbox routes by the [campaign] tag or CAMPAIGN line; untagged mail goes to
-    the campaign whose inbox it is (campaigns sharing one inbox must be tagged)."""
-    from pbem.envelope import read_envelope
-
-    named = read_envelope(subject, text).campaign
-    return not named or named == camp.name
+def belongs_here(camp: Campaign, subject: str, text: str, forum: bool = False) -> bool:
+    """Is a message for this campaign to take? In its own inbox every mail is, but one naming
+    another campaign that reads the same inbox (pbem/addressing.py); mail naming a campaign that
+    reads elsewhere is taken and answered with its address (Intake). A forum bot may serve
+    campaigns of other directories, so a private message naming any other campaign is not ours."""
+    if forum:
+        env = read_envelope(subject, text)
+        names = {*env.tags, env.campaign_line} - {""}
+        return not names or camp.name in names
+    found = misdirected(camp, subject, text)
+    return found is None or not found.same_inbox
 
 
 def alert_gm(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> None:
@@ -227,7 +233,7 @@ def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, po
     if settings is None or post.author.casefold() == forum.bot.casefold() or not admission.addressed(post, settings):
         return ""
     sub = admission.to_submission(camp.settings, forum.kind, settings, post)
-    if post.private and not belongs_here(camp, post.title, sub.text):
+    if post.private and not belongs_here(camp, post.title, sub.text, forum=True):
         return "for another campaign"
     outcome = intake.handle(sub)
     for reply in outcome.replies:
@@ -235,7 +241,7 @@ def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, po
             forum.reply(post, reply.key, render(ruleset.templates, reply.template, reply.context, camp.folder))
         else:
             enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
-    alert_gm(camp, ruleset, outcome, now, key=sub.message_id)
+    alert_gm(camp, ruleset, outcome, now, key=journal_key(sub))
     return outcome.note or "processed"
 
 

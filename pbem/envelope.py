@@ -1,6 +1,7 @@
 """The order envelope: which campaign, who signs, and the engine's own commands.
 
-    Subject: [rift-demo] orders turn 3        <- campaign tag (or a CAMPAIGN line)
+    Subject: [rift-demo] orders turn 3        <- campaign tag
+    CAMPAIGN rift-demo                         <- or a CAMPAIGN line, above the orders
     PLAYER red K7QD-M2XP-4TRA-9B2C-WZ5E        <- player id, faction or name, then the secret
     R-1 M T5                                   <- everything else goes to the rule system
     END                                        <- optional; nothing after it is read
@@ -9,22 +10,33 @@ Engine commands, on a line of their own: HELP, STATUS, CLEAR (withdraw the
 orders on file), PASSWORD <new secret>. The game master signs with
 `GM <secret>` instead of PLAYER. Envelope lines carry secrets and are never
 quoted back.
+
+A CAMPAIGN line is envelope only above the first order line, as the first word of its line
+followed by one name and nothing else: "Campaign going well so far" is table talk, read (and
+refused) with the orders. Which campaign a mail is for is decided by `campaign_named`, which
+also wants the name to be one of a known set: a correct subject tag always wins, so no line
+in the body can send a mail elsewhere.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from pbem.orders import significant_lines
 
 TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,47}", re.IGNORECASE)
 ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "PASSWORD")
 
 
 @dataclass
 class Envelope:
-    campaign: str = ""
+    campaign: str = ""         # the subject tag, else the CAMPAIGN line (any name; see campaign_named)
+    tag: str = ""              # the first [tag] of the subject
+    tags: tuple[str, ...] = ()  # every [tag] of the subject ("[EXTERNAL] [rift] orders")
+    campaign_line: str = ""    # the name on a CAMPAIGN line of the envelope
     player: str = ""
     secret: str = ""
     gm: bool = False
@@ -38,14 +50,15 @@ def campaign_tag(subject: str) -> str:
 
 
 def read_envelope(subject: str, text: str) -> Envelope:
-    env = Envelope(campaign=campaign_tag(subject))
+    tags = tuple(dict.fromkeys(t.lower() for t in TAG_RE.findall(subject)))
+    env = Envelope(tag=tags[0] if tags else "", tags=tags)
     for no, line in significant_lines(text):
         word, _, rest = line.partition(" ")
         keyword = word.upper()
         if keyword == "END":
             break
-        if keyword == "CAMPAIGN" and rest:
-            env.campaign = rest.split()[0].strip("[]").lower()
+        if keyword == "CAMPAIGN" and not env.lines and (name := _campaign_name(rest)):
+            env.campaign_line = env.campaign_line or name
         elif keyword in ("PLAYER", "FACTION") and rest:
             who, _, secret = rest.strip().partition(" ")
             env.player, env.secret = who, secret.strip()
@@ -55,4 +68,21 @@ def read_envelope(subject: str, text: str) -> Envelope:
             env.commands.append((no, f"{keyword} {rest.strip()}".strip()))
         else:
             env.lines.append((no, line))
+    env.campaign = env.tag or env.campaign_line
     return env
+
+
+def _campaign_name(rest: str) -> str:
+    """The name of `CAMPAIGN <name>` (brackets allowed), or "" when the rest is not one name."""
+    words = rest.split()
+    match = NAME_RE.fullmatch(words[0].strip("[]")) if len(words) == 1 else None
+    return match.group().lower() if match else ""
+
+
+def campaign_named(env: Envelope, known: Collection[str]) -> str:
+    """The known campaign a mail names: a tag of its subject, else its CAMPAIGN line; "" if
+    none names a campaign in `known`."""
+    for name in (*env.tags, env.campaign_line):
+        if name and name in known:
+            return name
+    return ""

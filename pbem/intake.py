@@ -16,11 +16,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem import credentials
+from pbem.addressing import Misdirected, misdirected
 from pbem.campaign import Campaign, Player
 from pbem.envelope import Envelope, read_envelope
 from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
-from pbem.journal import journal_key
+from pbem.journal import handled, journal_key
 from pbem.mail.message import Submission
 from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
@@ -104,12 +105,12 @@ class Intake:
     def _reply(self, sub: Submission, template: str, context: dict[str, Any], to: str = "") -> Reply:
         subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or self.camp.settings.title}"
         base = {"campaign": self.camp.settings, "now": self.now, "schedule": self.camp.settings.schedule}
-        return Reply(f"reply/{sub.message_id}/{template}", (to or sub.sender,), subject, template, base | context,
+        return Reply(f"reply/{journal_key(sub)}/{template}", (to or sub.sender,), subject, template, base | context,
                      in_reply_to=sub.message_id, references=(*sub.references, sub.message_id))
 
     # -- the message ---------------------------------------------------------
     def handle(self, sub: Submission) -> Outcome:
-        if journal_key(sub) in self.journal:
+        if handled(self.journal, sub):
             return Outcome(note="duplicate")
         outcome = self._dispatch(sub)
         outcome.replies = [reply for reply in outcome.replies if self._may_answer(reply, outcome)]
@@ -143,6 +144,8 @@ class Intake:
             return self._forum_post(sub)
         if sub.sender == settings.address:
             return Outcome(note="ignored: our own address")
+        if elsewhere := misdirected(self.camp, sub.subject, sub.text):
+            return self._misdirected(sub, elsewhere)
         if sub.too_large:
             limit = f"{settings.max_mail_bytes // 1024} KB"
             return Outcome([self._reply(sub, "refused", {"reason": f"the message is larger than {limit}"})],
@@ -154,6 +157,12 @@ class Intake:
         if player is None:
             return self._auth_failed(sub)
         return self._player(sub, env, player)
+
+    def _misdirected(self, sub: Submission, elsewhere: Misdirected) -> Outcome:
+        """A mail naming another campaign: nothing in it is read; the sender learns where to send it."""
+        context = {"named": elsewhere.name, "subject": sub.subject, "address": self.camp.settings.address,
+                   "elsewhere": elsewhere.address}
+        return Outcome([self._reply(sub, "unrouted", context)], note=f"answered: names campaign {elsewhere.name}")
 
     def _forum_post(self, sub: Submission) -> Outcome:
         """The forum vouches for the account; a public post may carry neither a secret nor, unless

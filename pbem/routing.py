@@ -1,7 +1,8 @@
 """One mailbox for every campaign under a directory (the `[transport.inbox]` of pbem.toml).
 
 The mailbox is read once per tick, however many campaigns share it. Each message goes to
-the campaign its envelope names (the `[campaign]` subject tag or a CAMPAIGN line), under
+the campaign its envelope names (a `[campaign]` subject tag, else a CAMPAIGN line above the
+orders; see pbem.envelope.campaign_named), under
 that campaign's lock, and is marked done only after the campaign has stored it, just as
 with a campaign's own inbox. Mail for a campaign that is busy or broken stays in the mailbox
 for the next tick. Mail that names no campaign run here is answered once by the postmaster
@@ -18,8 +19,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from pbem.campaign import Campaign, SettingsError, discover, load_settings
-from pbem.envelope import read_envelope
+from pbem.envelope import campaign_named, read_envelope
 from pbem.intake import Intake
+from pbem.journal import handled, journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
@@ -31,7 +33,7 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import Ruleset
 from pbem.schedule import iso, parse_time
 from pbem.site import Site, site_of
-from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, write_toml
+from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, sweep_leftovers, write_toml
 
 DEFAULT_MAX_BYTES = 256 * 1024
 POSTMASTER_WINDOW = timedelta(hours=24)
@@ -123,7 +125,10 @@ class SharedIntake:
         """Hand one message to its campaign or the postmaster; returns the campaign's name
         ("" for the postmaster), or None when the message stays for a later tick."""
         sub = parse_message(raw, max_bytes=DEFAULT_MAX_BYTES)
-        name = read_envelope(sub.subject, sub.text).campaign
+        env = read_envelope(sub.subject, sub.text)
+        # a known campaign a tag names, else one the envelope's CAMPAIGN line names: no body
+        # line overrides a correct tag; an unknown name is for the postmaster to answer
+        name = campaign_named(env, self.sharing.keys() | self.elsewhere.keys()) or env.campaign
         if name not in self.sharing:
             if not self.whole_site:
                 return None      # the tick of the whole directory answers it
@@ -187,12 +192,13 @@ class Postmaster:
         path = self.folder / "state.toml"
         self.state = read_toml(path) if path.exists() else {}
         self.changed = False
+        sweep_leftovers(self.folder)     # temporary files a killed run left in its state or queue
 
     def answer(self, sub: Submission, named: str, elsewhere: str = "") -> None:
         """Reply once to mail for no campaign here; `elsewhere` is the address of a campaign
         of that name that reads its own mailbox."""
         journal = self.state.setdefault("journal", {})
-        if sub.message_id in journal:
+        if handled(journal, sub):
             return
         if sub.auto:
             note = f"ignored: {sub.auto}"
@@ -203,7 +209,7 @@ class Postmaster:
         else:
             enqueue(self.folder, self._reply(sub, named, elsewhere))
             note = "answered: no such campaign" if named else "answered: no campaign named"
-        journal[sub.message_id] = {"note": note, "at": iso(self.now)}
+        journal[journal_key(sub)] = {"note": note, "at": iso(self.now)}
         self.changed = True
 
     def save(self) -> None:
@@ -228,8 +234,8 @@ class Postmaster:
 
     def _forget_old(self) -> None:
         journal = self.state.get("journal", {})
-        for message_id in [m for m, entry in journal.items() if parse_time(entry["at"]) < self.now - POSTMASTER_MEMORY]:
-            del journal[message_id]
+        for key in [k for k, entry in journal.items() if parse_time(entry["at"]) < self.now - POSTMASTER_MEMORY]:
+            del journal[key]
         counts = self.state.get("replies", {})
         for address in [a for a, times in counts.items()
                         if all(parse_time(t) <= self.now - POSTMASTER_WINDOW for t in times)]:
@@ -247,7 +253,7 @@ class Postmaster:
         text = render("common", "unrouted", context, self.site.root)
         subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or 'your mail'}"
         domain = self.site.address.partition("@")[2] or "localhost"
-        mail = OutgoingMail(key=f"unrouted/{sub.message_id}", to=(sub.sender,), subject=subject, markdown=text,
+        mail = OutgoingMail(key=f"unrouted/{journal_key(sub)}", to=(sub.sender,), subject=subject, markdown=text,
                             sender=f"pbem <{self.site.address}>", in_reply_to=sub.message_id,
                             references=sub.references, auto_reply=True)
         return compose(mail, campaign="postmaster", domain=domain, date=self.now)

@@ -131,7 +131,7 @@ def test_a_generated_secret_anywhere_in_a_public_post_is_refused(battle: Campaig
     post(battle, "a", "alice", f"RESULT 1 Red\nmy secret is {SECRETS['red'].lower()} by the way")
     camp = run(battle, T0 + timedelta(hours=2))
     assert "red" not in camp.state.get("submissions", {})
-    notes = [note for key, note in camp.state["journal"].items() if key.startswith("<forum-post-folder-")]
+    notes = [note for key, note in camp.state["journal"].items() if key.startswith("post:<forum-post-folder-")]
     assert notes == ["refused: secret in a public post"]
 
 
@@ -193,7 +193,7 @@ def test_the_cursor_is_kept_and_no_post_is_processed_twice(camp: Campaign) -> No
     camp.save()
     camp = run(camp, T0 + timedelta(hours=3))
     assert len(outbox(camp, "alice")) == 1
-    assert camp.state["journal"]["<forum-post-folder-1@rift>"] == "processed"
+    assert camp.state["journal"]["post:<forum-post-folder-1@rift>"] == "processed"
 
 
 def test_crash_after_answering_a_private_message_answers_it_once(camp: Campaign) -> None:
