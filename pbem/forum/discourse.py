@@ -218,7 +218,8 @@ class DiscourseForum:
             if watchdog.fired:
                 raise ForumError(f"{where}: no complete answer within {self.timeout:g} s "
                                  "(the limit is timeout in [transport.forum])") from None
-            raise ForumError(f"{where}: {type(exc).__name__}: {exc}") from None
+            detail = " ".join(str(exc).split())[:160] or "connection closed"
+            raise ForumError(f"{where}: {type(exc).__name__}: {detail}") from None
         finally:
             watchdog.cancel()
             conn.close()

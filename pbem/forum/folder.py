@@ -64,6 +64,7 @@ class FolderForum:
             (self.path / PRIVATE).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ForumError(f"cannot create the forum folder {self.path}: {exc}") from exc
+        self._ids()      # the id record starts when pbem first opens the folder
 
     # -- reading ----------------------------------------------------------------------
     def fetch(self, cursor: Mapping[str, int]) -> list[Post]:
