@@ -12,6 +12,7 @@ Each file starts with a small TOML header between `+++` lines:
     author = "alice"
     created = 2026-11-24T18:00:00Z
     in_reply_to = 0
+    title = "[rift] orders"          # optional; a private message may name its campaign here
     +++
     RESULT 1 Red massacred
 
@@ -111,6 +112,8 @@ class FolderForum:
         number, target = self._reserve(channel, str(author) if not problem else "unreadable")
         filed: dict[str, Any] = {"id": number, "author": "" if problem else str(author),
                                  "created": _created(header, file), "in_reply_to": _int(header.get("in_reply_to"))}
+        if isinstance(header.get("title"), str):
+            filed["title"] = header["title"]     # a private message names its campaign there
         if problem:
             filed["unreadable"] = problem
         try:
