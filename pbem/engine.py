@@ -202,6 +202,8 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
     except (ForumError, OSError) as exc:
         log(f"{camp.name}: forum not read, retried next tick: {exc}")
         return False
+    for problem in getattr(forum, "skipped", []):
+        log(f"{camp.name}: forum post skipped: {problem}")
     intake = Intake(camp, ruleset, now)
     for post in posts:
         before = copy.deepcopy((camp.state, camp.auth))

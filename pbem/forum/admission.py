@@ -132,7 +132,7 @@ def admit(settings: Settings, forum: ForumSettings, sub: Submission, env: Envelo
     account = sub.forum_account
     player = player_of(settings, account)
     if sub.public:
-        found = leaks(settings, getattr(sub, "raw", sub.text), secret_of)
+        found = leaks(settings, getattr(sub, "raw", sub.text), secret_of, player)
         if isinstance(sub, ForumSubmission):
             sub.leaks.extend(found)
         if found:

@@ -61,6 +61,8 @@ class FolderForum:
         self.path = Path(path)
         self.bot = bot
         self.title = title
+        self.skipped: list[str] = []
+        """Files this read could not file or read (each named with why); the others are read."""
         try:
             (self.path / PRIVATE).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -74,7 +76,7 @@ class FolderForum:
         for channel in ("thread", PRIVATE):
             for number, file in self._filed(channel):
                 if number > cursor.get(channel, 0):
-                    posts.append(self._read(file, channel, number))
+                    posts += self._read_or_skip(file, channel, number)
         return sorted((p for p in posts if is_new(cursor, p)), key=lambda p: int(p.id))
 
     def _filed(self, channel: str) -> Iterator[tuple[int, Path]]:
@@ -94,6 +96,13 @@ class FolderForum:
                     text=body, channel=channel, number=number, title=str(header.get("title", self.title)),
                     in_reply_to=str(reply) if reply else "", problem=problem)
 
+    def _read_or_skip(self, file: Path, channel: str, number: int) -> list[Post]:
+        try:
+            return [self._read(file, channel, number)]
+        except ForumError as exc:
+            self.skipped.append(str(exc))
+            return []
+
     # -- filing what players dropped ---------------------------------------------------
     def _file_dropped(self) -> None:
         for channel in ("thread", PRIVATE):
@@ -102,7 +111,10 @@ class FolderForum:
             dropped = [f for f in folder.iterdir() if f.suffix == ".md" and not f.name.startswith(".")
                        and self._name(channel, f.name) not in filed and f.is_file()]
             for file in sorted(dropped, key=_age):
-                self._file(file, channel)
+                try:
+                    self._file(file, channel)
+                except ForumError as exc:    # e.g. unreadable: the other posts are filed all the same
+                    self.skipped.append(str(exc))
 
     def _file(self, file: Path, channel: str) -> None:
         header, body, problem = parse_post(_text(file))

@@ -5,6 +5,7 @@ account are throttled, and what a player wrote comes back inert in a forum answe
 from __future__ import annotations
 
 import shutil
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -188,3 +189,19 @@ def test_a_posts_submission_always_names_its_forum_account_and_post_id(camp: Cam
         sub = admission.to_submission(camp.settings, "folder", forum, item)
         assert sub.forum_account and sub.message_id == "<forum-post-folder-17@rift>"
         assert sub.sender == ("alice@test.localhost" if author == "alice" else "")
+
+
+def test_chosen_secrets_are_found_by_the_line_naming_them_and_cost_little(camp: Campaign) -> None:
+    from pbem import credentials
+    from pbem.forum.leaks import leaks
+
+    chosen = {"red": credentials.hash_chosen("hunter2hunter2"), "blue": credentials.hash_chosen("correct horse")}
+    secret_of = lambda player: chosen.get(player.id, "sha256:" + "0" * 64)   # noqa: E731
+    red = camp.settings.player("red")
+    assert [leak.owner.id for leak in leaks(camp.settings, "> PLAYER red hunter2hunter2", secret_of)] == ["red"]
+    assert [leak.owner.id for leak in leaks(camp.settings, "[quote]PASSWORD hunter2hunter2[/quote]", secret_of,
+                                            red)] == ["red"]
+    hostile = "\n".join(f"PLAYER {who} guess{i}" for i in range(50) for who in ("red", "blue", "gm"))
+    start = time.perf_counter()
+    assert leaks(camp.settings, hostile, secret_of) == []
+    assert time.perf_counter() - start < 1.0          # at most two scrypt tries a post
