@@ -20,11 +20,9 @@ from pbem import turns
 from pbem.campaign import Campaign, SettingsError, discover
 from pbem.forum import admission
 from pbem.forum.backends import open_forum
-from pbem.forum.base import Forum, ForumError, Post, advance, inert
+from pbem.forum.base import Forum, ForumError, Post, advance
 from pbem.forum.config import forum_settings
 from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
-from pbem.forum.shared import campaigns_sharing_bot
-from pbem.envelope import read_envelope
 from pbem.intake import Intake, Outcome, Reply
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable, forget_unreachable
@@ -227,6 +225,8 @@ def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, po
     """One post; returns what happened ("" for the bot's own posts and table talk, never read).
     Answers to a private message go back privately in its conversation; answers to a public
     post go by mail, so orders and receipts are never shown in the thread."""
+    from pbem.envelope import read_envelope
+
     settings = forum_settings(camp.settings.forum)
     if settings is None or post.author.casefold() == forum.bot.casefold():
         return ""
@@ -257,11 +257,15 @@ def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, po
 def forum_answer(camp: Campaign, ruleset: Ruleset, reply: Reply) -> str:
     """The one place a forum answer is rendered: what players wrote is quoted back inert
     (no live HTML, no @mentions) however the template shows it."""
+    from pbem.forum.base import inert
+
     return inert(render(ruleset.templates, reply.template, reply.context, camp.folder))
 
 
 def sharing_campaigns(camp: Campaign) -> list[str]:
     """The campaigns beside this one whose forum has the same bot account (pbem/forum/shared.py)."""
+    from pbem.forum.shared import campaigns_sharing_bot
+
     return campaigns_sharing_bot(camp.folder, camp.settings)
 
 
