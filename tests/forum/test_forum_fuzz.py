@@ -33,7 +33,7 @@ def header_text(header: dict[str, Any]) -> str:
     return "+++\n" + "\n".join(lines) + "\n+++\nSTATUS\n"
 
 
-@settings(derandomize=True, max_examples=60, deadline=None)
+@settings(derandomize=True, max_examples=30, deadline=None)
 @given(st.lists(st.one_of(HEADERS.map(header_text).map(str.encode), st.binary(max_size=80)), min_size=1,
                 max_size=4),
        st.lists(st.sampled_from(["a.md", "000001-x.md", "000002-y.md", "zz.md", "000009-q.md"]), min_size=4,
@@ -79,7 +79,7 @@ class Scripted(DiscourseForum):
         return answer
 
 
-@settings(derandomize=True, max_examples=150, deadline=None)
+@settings(derandomize=True, max_examples=80, deadline=None)
 @given(st.lists(JSON, min_size=1, max_size=6))
 def test_any_json_answer_either_reads_or_is_a_forum_error(answers: list[Any]) -> None:
     for call in ("fetch", "publish"):
