@@ -206,6 +206,8 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
     except (ForumError, OSError) as exc:
         log(f"{camp.name}: forum not read, retried next tick: {exc}")
         return False
+    for problem in getattr(forum, "skipped", []):
+        log(f"{camp.name}: forum post skipped: {problem}")
     intake = Intake(camp, ruleset, now)
     for post in posts:
         before = copy.deepcopy((camp.state, camp.auth))
@@ -221,7 +223,7 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
         camp.save()
         faults.hook("forum-stored")
         if note:
-            log(f"{camp.name}: forum post {post.id} by {post.author}: {note}")
+            log(f"{camp.name}: forum post {post.id} by {post.author or '?'}: {note}")
     return True
 
 
@@ -229,20 +231,73 @@ def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, po
     """One post; returns what happened ("" for the bot's own posts and table talk, never read).
     Answers to a private message go back privately in its conversation; answers to a public
     post go by mail, so orders and receipts are never shown in the thread."""
+    from pbem.envelope import read_envelope
+
     settings = forum_settings(camp.settings.forum)
-    if settings is None or post.author.casefold() == forum.bot.casefold() or not admission.addressed(post, settings):
+    if settings is None or post.author.casefold() == forum.bot.casefold():
+        return ""
+    if post.problem:
+        return f"skipped, unreadable: {post.problem}"
+    if not admission.addressed(post, settings):
         return ""
     sub = admission.to_submission(camp.settings, forum.kind, settings, post)
     if post.private and not belongs_here(camp, post.title, sub.text, forum=True):
         return "for another campaign"
+    if post.private and not read_envelope(post.title, sub.text).campaign:
+        shared = sharing_campaigns(camp)
+        if len(shared) > 1:
+            return untagged_message(camp, ruleset, forum, post, shared)
     outcome = intake.handle(sub)
     for reply in outcome.replies:
         if post.private:
-            forum.reply(post, reply.key, render(ruleset.templates, reply.template, reply.context, camp.folder))
+            forum.reply(post, reply.key, forum_answer(camp, ruleset, reply))
         else:
             enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+    tell_owners(camp, ruleset, sub, now)
+    outcome.gm_alerts = admission.throttle(camp.state.setdefault("forum", {}), sub.forum_account,
+                                           outcome.note, outcome.gm_alerts, now)
     alert_gm(camp, ruleset, outcome, now, key=journal_key(sub))
     return outcome.note or "processed"
+
+
+def forum_answer(camp: Campaign, ruleset: Ruleset, reply: Reply) -> str:
+    """The one place a forum answer is rendered: what players wrote is quoted back inert
+    (no live HTML, no @mentions) however the template shows it."""
+    from pbem.forum.base import inert
+
+    return inert(render(ruleset.templates, reply.template, reply.context, camp.folder))
+
+
+def sharing_campaigns(camp: Campaign) -> list[str]:
+    """The campaigns beside this one whose forum has the same bot account (pbem/forum/shared.py)."""
+    from pbem.forum.shared import campaigns_sharing_bot
+
+    return campaigns_sharing_bot(camp.folder, camp.settings)
+
+
+def untagged_message(camp: Campaign, ruleset: Ruleset, forum: Forum, post: Post, shared: list[str]) -> str:
+    """A private message to a bot several campaigns share must name its campaign: none acts
+    on it, and the first of them (by name) answers once, saying how to name it."""
+    if camp.name != shared[0]:
+        return "not acted on: names no campaign, and the bot serves several"
+    context = {"campaign": camp.settings, "campaigns": shared, "bot": forum.bot}
+    reply = Reply(f"no-campaign/{post.channel}/{post.id}", (), "", "forum_no_campaign", context)
+    forum.reply(post, reply.key, forum_answer(camp, ruleset, reply))
+    return "not acted on: names no campaign, and the bot serves several; told to name one"
+
+
+def tell_owners(camp: Campaign, ruleset: Ruleset, sub: Submission, now: datetime) -> None:
+    """Every player whose secret a public post showed (its author apart: he has his answer)
+    is told by mail to change it."""
+    author = admission.player_of(camp.settings, sub.forum_account)
+    for leak in getattr(sub, "leaks", []):
+        if leak.gm or leak.owner == author:
+            continue
+        reply = Reply(f"leaked/{sub.message_id}/{leak.owner.id}", (leak.owner.email,),
+                      f"[{camp.name}] your secret was posted in the forum: change it", "forum_leaked",
+                      {"campaign": camp.settings, "player": leak.owner, "account": sub.forum_account, "now": now},
+                      auto_reply=False)
+        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
 
 
 def publish_posts(camp: Campaign, faults: Faults, log: TickLog) -> None:
@@ -256,9 +311,11 @@ def publish_posts(camp: Campaign, faults: Faults, log: TickLog) -> None:
         return
     if forum is None:
         return
-    done, problems = publish_pending(camp.folder, forum, lambda key: faults.hook("published"))
+    done, problems, held = publish_pending(camp.folder, forum, lambda key: faults.hook("published"))
     if done:
         log(f"{camp.name}: posted {len(done)} report(s) to the forum")
+    for key in held:
+        log(f"{camp.name}: report {key} is held for moderation by the forum; it is not posted again")
     for problem in problems:
         log(f"{camp.name}: posting failed, kept for retry: {problem}")
 

@@ -2,10 +2,14 @@
 
 Identity: the forum authenticates its users, so a post is attributed to the player whose
 `forum` account (in his `[[players]]` entry) wrote it; no `PLAYER <id> <secret>` line is
-needed. A public post must never carry a secret: a post with a PLAYER, FACTION or GM line
-that has a secret, a PASSWORD line, or the author's own generated secret anywhere in it is
-refused, nothing in it is acted on, and its author is told by mail to change his secret
-(the game master too, when it was the real one).
+needed. A post's Submission comes only from the forum: its Message-ID is made of the forum
+kind and the post id, and `forum_account` is always set, so no mail can stand for a post.
+
+A public post must never carry a secret: a post with a PLAYER, FACTION or GM line that has a
+secret, a PASSWORD line, or a real secret of anyone in the campaign anywhere in it (table
+talk, quotes, `>` lines and HTML comments included, pbem/forum/leaks.py) is refused and
+nothing in it is acted on. Its author is told by mail; the owner of every secret shown is
+told by mail to change it, and the game master is alerted to remove the post.
 
 Secrecy of orders: everyone reads the public thread, so by default a public post may carry
 only what is public by nature: RESULT (both sides report a battle everyone hears of), HELP
@@ -14,26 +18,33 @@ its author told to send orders privately: a private message to the bot, or mail.
 campaign that plays in the open sets `[transport.forum] public_orders = true`.
 
 Table talk: in the public thread pbem reads only posts addressed to it, those whose first
-line starts with a command word it knows or with `@<bot>`, and any post carrying a secret
-(to refuse it). Every private message to the bot is a submission.
+line starts with a command word it knows or with `@<bot>`, and any post that may carry a
+secret (to refuse it). Every private message to the bot is a submission.
+
+Alerts: the game master hears about a forum account at most once a day per kind of problem
+(`throttle`), however many posts it writes; its posts are still journalled, like mail past
+the reply limit.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
 
-from pbem import credentials
 from pbem.campaign import Player, Settings
 from pbem.envelope import ENGINE_COMMANDS, Envelope
 from pbem.forum.base import Post
 from pbem.forum.config import ForumSettings
+from pbem.forum.leaks import SECRET_WORDS, Leak, leaks, looks_secret
 from pbem.mail.message import Submission
 from pbem.orders import significant_lines
+from pbem.schedule import iso, parse_time
 
-SECRET_WORDS = ("PLAYER", "FACTION", "GM", "PASSWORD")
-GENERATED = re.compile(r"\b[A-Z0-9]{4}(?:[- ]?[A-Z0-9]{4}){4}\b", re.IGNORECASE)
+ALERT_WINDOW = timedelta(hours=24)
+NO_AUTHOR = "(no author)"
 QUOTE = re.compile(r"\[quote[^\]]*\].*?\[/quote\]", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 FENCE = re.compile(r"\s*(```|~~~).*")
@@ -49,8 +60,21 @@ class Verdict:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class ForumSubmission(Submission):
+    """A post as a Submission, with what only a post has."""
+
+    raw: str = ""
+    """The post as written, quotes and comments included: searched for secrets."""
+    addressed: bool = True
+    """Written to pbem (see `addressed`); False for table talk read only because it may hold a secret."""
+    leaks: list[Leak] = field(default_factory=list, compare=False)
+    """Filled by `admit`: whose real secrets the post shows (their owners are told)."""
+
+
 def message_id(kind: str, campaign: str, post: Post) -> str:
-    """Stable per post, so the message journal recognises a post read twice."""
+    """Stable per post, so the message journal recognises a post read twice; made only of the
+    forum's kind and its own post id."""
     return f"<forum-post-{kind}-{post.id}@{campaign}>"
 
 
@@ -71,6 +95,10 @@ def post_text(raw: str, bot: str) -> str:
 
 def addressed(post: Post, forum: ForumSettings) -> bool:
     """Is this post for pbem? Private messages always; in the thread, see the module notes."""
+    return written_to_pbem(post, forum) or (not post.private and looks_secret(post.text))
+
+
+def written_to_pbem(post: Post, forum: ForumSettings) -> bool:
     if post.private:
         return True
     lines = significant_lines(COMMENT.sub("", QUOTE.sub("", post.text)))
@@ -83,16 +111,18 @@ def addressed(post: Post, forum: ForumSettings) -> bool:
     return first in known or mentions or carries_secret
 
 
-def to_submission(settings: Settings, kind: str, forum: ForumSettings, post: Post) -> Submission:
-    player = player_of(settings, post.author)
+def to_submission(settings: Settings, kind: str, forum: ForumSettings, post: Post) -> ForumSubmission:
+    account = post.author.strip() or NO_AUTHOR
+    player = player_of(settings, account)
     text = post_text(post.text, forum.bot)
     size = len(post.text.encode("utf-8"))
     too_large = size > settings.max_mail_bytes
-    return Submission(
+    return ForumSubmission(
         message_id=message_id(kind, settings.name, post), sender=player.email if player else "",
-        sender_name=post.author, subject=f"[{settings.name}] {post.title or 'forum post'}", date=post.created,
+        sender_name=account, subject=f"[{settings.name}] {post.title or 'forum post'}", date=post.created,
         text="" if too_large else text, references=(), auto="", size=size, too_large=too_large, problems=(),
-        forum_account=post.author, public=not post.private,
+        forum_account=account, public=not post.private, raw=post.text,
+        addressed=written_to_pbem(post, forum),
     )
 
 
@@ -100,17 +130,24 @@ def admit(settings: Settings, forum: ForumSettings, sub: Submission, env: Envelo
           secret_of: Callable[[Player], str]) -> Verdict:
     where = f"{'public post' if sub.public else 'private message'} {sub.message_id}"
     account = sub.forum_account
+    player = player_of(settings, account)
+    if sub.public:
+        found = leaks(settings, getattr(sub, "raw", sub.text), secret_of, player)
+        if isinstance(sub, ForumSubmission):
+            sub.leaks.extend(found)
+        if found:
+            return _leaked(player, account, where, found)
+        if not getattr(sub, "addressed", True):
+            return Verdict(note="ignored: table talk")
     if settings.gm.forum and account.casefold() == settings.gm.forum.casefold():
         return Verdict(note="ignored: the game master's forum account (GM commands come by mail)")
-    player = player_of(settings, account)
     if player is None:
         alert = (f"The {where} by forum account {account!r} was ignored: no player of this campaign has "
                  f"that account (to accept it, set forum = \"{account}\" in his [[players]] entry).")
         return Verdict(alerts=[alert], note="ignored: unknown forum account")
     if sub.public:
-        leaked = _secret_in(sub, env, player, secret_of)
-        if leaked:
-            return _leak(player, where, leaked)
+        if env.secret or any(c.startswith("PASSWORD") for _, c in env.commands):
+            return _secret_line(player)
         return _public_orders(player, env, forum)
     if env.gm:
         return Verdict(player, "game master commands are taken by mail (a `GM` line) or on the command line, "
@@ -121,32 +158,56 @@ def admit(settings: Settings, forum: ForumSettings, sub: Submission, env: Envelo
     return Verdict(player)
 
 
-def _secret_in(sub: Submission, env: Envelope, player: Player, secret_of: Callable[[Player], str]) -> str:
-    """"current" if the author's own secret is in the post, "line" for any other secret-bearing line."""
-    stored = secret_of(player)
-    candidates = [env.secret] if env.secret else []
-    candidates += [c.partition(" ")[2] for _, c in env.commands if c.startswith("PASSWORD ")]
-    if stored.startswith("sha256:"):   # cheap to test; a chosen (scrypt) secret is caught by its line only
-        candidates += [m.group(0) for m in GENERATED.finditer(sub.text)]
-    if any(credentials.check(c, stored) for c in candidates if c):
-        return "current"
-    secret_lines = env.secret or any(c.startswith("PASSWORD") for _, c in env.commands)
-    return "line" if secret_lines else ""
+def _leaked(author: Player | None, account: str, where: str, found: Sequence[Leak]) -> Verdict:
+    """Refuse a post showing real secrets; the GM hears whose (the engine tells the owners)."""
+    others = [leak for leak in found if leak.gm or leak.owner != author]
+    names = ", ".join("the game master's own" if leak.gm else f"{leak.owner.name}'s ({leak.owner.id})"
+                      for leak in others)
+    alerts = []
+    if len(others) < len(found) and author is not None:
+        alerts.append(f"{author.name} ({author.id}) posted his current secret in the {where}; nothing in it was "
+                      "acted on and he was told to change it. Remove or hide the post on the forum.")
+    if others:
+        change = " Change your own secret at once." if any(leak.gm for leak in others) else ""
+        alerts.append(f"The {where} by forum account {account!r} shows a secret: {names}. Nothing in it was acted "
+                      f"on; each player whose secret it shows was told by mail to change it.{change} "
+                      "Remove or hide the post on the forum.")
+    if author is None:
+        return Verdict(alerts=alerts, note="ignored: a secret in a public post by an unknown account")
+    reason = _OWN_SECRET if len(others) < len(found) else ""
+    if others:
+        reason = (reason + ". Also: " if reason else "") + (
+            "your post shows someone else's secret (another player's or the game master's), and the thread is "
+            "public. Its owner has been told to change it; remove the post")
+    return Verdict(author, reason, alerts, note="refused: secret in a public post")
 
 
-def _leak(player: Player, where: str, leaked: str) -> Verdict:
-    if leaked == "current":
-        reason = ("your post carries your secret, and the thread is public: anyone may now sign mail as you. "
-                  "Change it at once by mail with a line `PASSWORD <new secret>` (under your usual PLAYER line), "
-                  "and ask the game master to remove the post. In the forum thread you never need the secret: "
-                  "the forum account identifies you")
-        alert = (f"{player.name} ({player.id}) posted his current secret in the {where}; nothing in it was "
-                 "acted on and he was told to change it. Remove or hide the post on the forum.")
-        return Verdict(player, reason, [alert], note="refused: secret in a public post")
+_OWN_SECRET = ("your post carries your secret, and the thread is public: anyone may now sign mail as you. "
+               "Change it at once by mail with a line `PASSWORD <new secret>` (under your usual PLAYER line), "
+               "and ask the game master to remove the post. In the forum thread you never need the secret: "
+               "the forum account identifies you")
+
+
+def _secret_line(player: Player) -> Verdict:
     reason = ("your post has a line that carries a secret (PLAYER, FACTION, GM or PASSWORD), and the thread is "
               "public. Never put a secret in a forum post: the forum account identifies you. If the line held "
               "a real secret of yours, change it by mail with `PASSWORD <new secret>`")
     return Verdict(player, reason, note="refused: secret line in a public post")
+
+
+def throttle(forum_state: dict[str, Any], account: str, note: str, alerts: list[str], now: datetime) -> list[str]:
+    """The alerts the GM may hear now: one per forum account and kind of problem (the note) a
+    day, like mail's login failures; what is held back is dropped, the post stays journalled."""
+    if not alerts:
+        return []
+    sent = forum_state.setdefault("alerted", {})
+    for key in [k for k, when in sent.items() if parse_time(when) <= now - ALERT_WINDOW]:
+        del sent[key]
+    key = f"{account.casefold()} {note}"
+    if key in sent:
+        return []
+    sent[key] = iso(now)
+    return alerts
 
 
 def _public_orders(player: Player, env: Envelope, forum: ForumSettings) -> Verdict:

@@ -21,5 +21,5 @@ def open_forum(settings: Settings, folder: Path) -> Forum | None:
         if credentials.username.casefold() != forum.bot.casefold():
             raise ForumError(f"the Discourse API username {credentials.username!r} is not the bot account "
                              f"{forum.bot!r} of [transport.forum]")
-        return DiscourseForum(forum.url, forum.topic, credentials)
+        return DiscourseForum(forum.url, forum.topic, credentials, timeout=forum.timeout)
     return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title)

@@ -41,6 +41,10 @@ class Post:
     title: str = ""
     """The thread's or conversation's title (a private message carries the campaign tag there)."""
     in_reply_to: str = ""
+    problem: str = ""
+    """Why the post cannot be read (e.g. a broken header); such a post is skipped with a log line."""
+    pending: bool = False
+    """A post pbem wrote that the forum holds for moderation: recorded as posted, never sent again."""
 
     @property
     def private(self) -> bool:
@@ -96,3 +100,23 @@ def key_of(raw: str) -> str:
     """The key a post was published under, or ""."""
     found = _MARKER.search(raw)
     return found.group(1) if found else ""
+
+
+_CODE = re.compile(r"(?<!\\)(`{3,})[\s\S]*?\1|(?<!\\)`[^`\n]+`")
+_MENTION = re.compile(r"@(?=[\w.-])")
+
+
+def inert(markdown: str) -> str:
+    """An answer made safe to post: outside code spans, raw HTML is escaped and `@name` cannot
+    mention anyone (a zero-width space follows the @), so text a player wrote and pbem quotes
+    back renders as the words he typed. Code spans and fences already show text literally."""
+    out, start = [], 0
+    for code in _CODE.finditer(markdown):
+        out += [_inert_text(markdown[start:code.start()]), code.group(0)]
+        start = code.end()
+    out.append(_inert_text(markdown[start:]))
+    return "".join(out)
+
+
+def _inert_text(text: str) -> str:
+    return _MENTION.sub("@\u200b", text.replace("<", "&lt;"))

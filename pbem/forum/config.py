@@ -7,6 +7,7 @@
     url = "https://forum.example.org"    # discourse: the site
     topic = 1234                     # discourse: the campaign's thread (topic id)
     credentials = "/etc/pbem/discourse-rift.toml"   # discourse: api_key and username, outside campaign.toml
+    timeout = 30                     # discourse: seconds one whole request may take (a slow site waits)
     public_orders = false            # true: orders may be posted in the public thread
     public_words = ["RESULT", "HELP", "STATUS"]     # what a public post may carry otherwise
 
@@ -23,7 +24,9 @@ KINDS = ("folder", "discourse")
 PUBLIC_WORDS = ("RESULT", "HELP", "STATUS")
 """Battle results are known to both sides and published anyway; HELP and STATUS only shape the
 answer, which goes by mail. Orders are secret until the deadline, so they stay out by default."""
-KEYS = {"kind", "path", "bot", "url", "topic", "credentials", "public_orders", "public_words"}
+KEYS = {"kind", "path", "bot", "url", "topic", "credentials", "public_orders", "public_words", "timeout"}
+TIMEOUT = 30.0
+MAX_TIMEOUT = 600
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class ForumSettings:
     credentials: str = ""
     public_orders: bool = False
     public_words: tuple[str, ...] = PUBLIC_WORDS
+    timeout: float = TIMEOUT
 
 
 def forum_settings(raw: Mapping[str, Any]) -> ForumSettings | None:
@@ -47,6 +51,7 @@ def forum_settings(raw: Mapping[str, Any]) -> ForumSettings | None:
         url=str(raw.get("url", "")).rstrip("/"), topic=int(raw.get("topic", 0)),
         credentials=str(raw.get("credentials", "")), public_orders=bool(raw.get("public_orders", False)),
         public_words=tuple(str(w).upper() for w in raw.get("public_words", PUBLIC_WORDS)),
+        timeout=float(raw.get("timeout", TIMEOUT)),
     )
 
 
@@ -83,6 +88,10 @@ def forum_problems(raw: Any, accounts: Sequence[tuple[str, str]]) -> list[str]:
     elif {w.upper() for w in words} & {"PASSWORD", "PLAYER", "FACTION", "GM"}:
         problems.append(f"{where}.public_words: PASSWORD, PLAYER, FACTION and GM lines carry secrets "
                         "and are never read from a public post")
+    timeout = raw.get("timeout", TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= MAX_TIMEOUT:
+        problems.append(f"{where}.timeout: seconds a whole request to the forum may take, "
+                        f"a number from 1 to {MAX_TIMEOUT} (default {TIMEOUT:g})")
     for key in ("path", "bot", "credentials"):
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             problems.append(f"{where}.{key}: non-empty text")

@@ -15,15 +15,24 @@ Credentials: `api_key` and `username` (the bot account) from the environment var
 PBEM_DISCOURSE_API_KEY and PBEM_DISCOURSE_USERNAME, else from the TOML file named by
 `credentials` in `[transport.forum]`; never from campaign.toml. An API key scoped to the
 bot user is enough (it must read the thread and the bot's private messages and post).
+
+Every answer is checked before use: a body that is not complete JSON, a missing or null
+table, an id that is not a number, a broken status line, all become one ForumError naming
+the request, and the tick goes on. A request has one deadline for the whole exchange
+(`timeout` seconds, default 30): a watchdog cuts the connection when it passes, so a server
+that trickles its answer cannot hold the tick longer. A post the site holds for moderation
+(`{"action": "enqueued"}`, no id) comes back as a Post with `pending` set.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
-import urllib.error
+import socket
+import threading
+import time
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +45,8 @@ from pbem.store import StoreError, read_toml
 CHUNK = 20          # posts per posts.json request, as Discourse's own client asks for them
 PM_PAGES = 10       # pages of the bot's message list read at most in one tick
 TIMEOUT = 30.0
+"""Seconds one whole request may take, connection to last byte ([transport.forum] timeout)."""
+MAX_ANSWER = 16 * 1024 * 1024
 ENV_KEY, ENV_USER = "PBEM_DISCOURSE_API_KEY", "PBEM_DISCOURSE_USERNAME"
 
 
@@ -66,9 +77,11 @@ class DiscourseForum:
     kind = "discourse"
 
     def __init__(self, url: str, topic: int, credentials: Credentials, timeout: float = TIMEOUT) -> None:
-        if not url.startswith(("https://", "http://")):
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
             raise ForumError(f"Discourse address {url!r}: expected https://...")
         self.url = url.rstrip("/")
+        self._site = parts
         self.topic = topic
         self.bot = credentials.username
         self._creds = credentials
@@ -76,29 +89,37 @@ class DiscourseForum:
 
     # -- reading ----------------------------------------------------------------------
     def fetch(self, cursor: Mapping[str, int]) -> list[Post]:
-        topic = self._get(f"/t/{self.topic}.json")
+        path = f"/t/{self.topic}.json"
+        topic = self._get(path)
         title = str(topic.get("title", ""))
-        new_ids = [i for i in topic["post_stream"]["stream"] if i > cursor.get("thread", 0)]
-        posts = [self._post(p, "thread", title, number=int(p["id"])) for p in self._posts(self.topic, new_ids)]
+        new_ids = [i for i in _stream(topic, path) if i > cursor.get("thread", 0)]
+        posts = [self._post(p, "thread", title, number=_number(p, "id", "posts.json"))
+                 for p in self._posts(self.topic, new_ids)]
         for conversation in self._changed_conversations(cursor):
-            channel = f"pm-{conversation['id']}"
-            seen = cursor.get(channel, 0)
-            view = self._get(f"/t/{conversation['id']}.json")
-            raw = self._posts(int(conversation["id"]), list(view["post_stream"]["stream"]))
-            posts += [self._post(p, channel, str(conversation.get("title", "")), number=int(p["post_number"]))
-                      for p in raw if int(p["post_number"]) > seen]
+            posts += self._conversation(conversation, cursor)
         return sorted(posts, key=lambda p: int(p.id))
+
+    def _conversation(self, conversation: Mapping[str, Any], cursor: Mapping[str, int]) -> list[Post]:
+        topic = _number(conversation, "id", "the private message list")
+        channel, path = f"pm-{topic}", f"/t/{topic}.json"
+        raw = self._posts(topic, _stream(self._get(path), path))
+        title = str(conversation.get("title", ""))
+        numbered = [(p, _number(p, "post_number", "posts.json")) for p in raw]
+        return [self._post(p, channel, title, number=n) for p, n in numbered if n > cursor.get(channel, 0)]
 
     def _changed_conversations(self, cursor: Mapping[str, int]) -> Iterator[Mapping[str, Any]]:
         """The bot's private conversations with posts past their cursor; the list comes most
         recently active first, so reading stops at the first page where nothing changed."""
         bot = urllib.parse.quote(self.bot)
         for page in range(PM_PAGES):
-            listing = self._get(f"/topics/private-messages/{bot}.json?page={page}")
-            topics = listing.get("topic_list", {}).get("topics", [])
-            changed = [t for t in topics if int(t.get("highest_post_number", 0)) > cursor.get(f"pm-{t['id']}", 0)]
+            where = f"/topics/private-messages/{bot}.json"
+            listing = _table(self._get(f"{where}?page={page}").get("topic_list"), f"{where}: topic_list")
+            topics = _rows(listing.get("topics", []), f"{where}: topic_list.topics")
+            changed = [t for t in topics if _number(t, "highest_post_number", where)
+                       > cursor.get(f"pm-{_number(t, 'id', where)}", 0)]
             yield from changed
-            if not changed or len(topics) < int(listing.get("topic_list", {}).get("per_page", 30)):
+            per_page = listing.get("per_page", 30)
+            if not changed or len(topics) < (per_page if isinstance(per_page, int) else 30):
                 return
 
     def _posts(self, topic: int, ids: list[int]) -> list[Mapping[str, Any]]:
@@ -106,14 +127,16 @@ class DiscourseForum:
         for start in range(0, len(ids), CHUNK):
             query = urllib.parse.urlencode([("post_ids[]", i) for i in ids[start:start + CHUNK]]
                                            + [("include_raw", "true")])
-            out += self._get(f"/t/{topic}/posts.json?{query}")["post_stream"]["posts"]
+            where = f"/t/{topic}/posts.json"
+            stream = _table(self._get(f"{where}?{query}").get("post_stream"), f"{where}: post_stream")
+            out += _rows(stream.get("posts"), f"{where}: post_stream.posts")
         return out
 
     def _post(self, data: Mapping[str, Any], channel: str, title: str, number: int) -> Post:
         reply = data.get("reply_to_post_number")
-        return Post(id=str(data["id"]), author=str(data.get("username", "")), created=_time(data.get("created_at")),
-                    text=str(data.get("raw", "")), channel=channel, number=number, title=title,
-                    in_reply_to=str(reply) if reply else "")
+        return Post(id=str(_number(data, "id", "a post")), author=str(data.get("username") or ""),
+                    created=_time(data.get("created_at")), text=str(data.get("raw") or ""), channel=channel,
+                    number=number, title=title, in_reply_to=str(reply) if isinstance(reply, int) and reply else "")
 
     # -- writing ---------------------------------------------------------------------
     def publish(self, key: str, title: str, markdown: str, since: int = 0) -> Post:
@@ -123,7 +146,7 @@ class DiscourseForum:
         topic = self.topic if to.channel == "thread" else int(to.channel.removeprefix("pm-"))
         number = to.number if to.channel != "thread" else 0
         if to.channel == "thread":   # the thread cursor counts post ids; Discourse wants the post number
-            number = int(self._get(f"/posts/{to.id}.json").get("post_number", 0))
+            number = _number(self._get(f"/posts/{to.id}.json"), "post_number", f"/posts/{to.id}.json")
         return self._write(topic, to.channel, key, markdown, reply_to=number, since=int(to.id))
 
     def _write(self, topic: int, channel: str, key: str, markdown: str, reply_to: int, since: int) -> Post:
@@ -133,18 +156,23 @@ class DiscourseForum:
             if reply_to:
                 body["reply_to_post_number"] = reply_to
             found = self._request("POST", "/posts.json", body)
-        number = int(found["id"]) if channel == "thread" else int(found.get("post_number", 0))
+            if found.get("action") == "enqueued" and "id" not in found:
+                return Post(id="", author=self.bot, created=datetime.now(UTC), text=markdown, channel=channel,
+                            pending=True)
+        number = _number(found, "id" if channel == "thread" else "post_number", "/posts.json")
         return self._post(found, channel, "", number=number)
 
     def _find(self, topic: int, key: str, since: int) -> Mapping[str, Any] | None:
         """The bot's post in the topic carrying this key, among those after post id `since`
         (post ids only grow), searched newest first."""
         bot = urllib.parse.quote(self.bot)
-        stream = self._get(f"/t/{topic}.json?username_filters={bot}")["post_stream"]["stream"]
-        mine = [i for i in stream if i > since]
+        mine = [i for i in _stream(self._get(f"/t/{topic}.json?username_filters={bot}"), f"/t/{topic}.json")
+                if i > since]
         for end in range(len(mine), 0, -CHUNK):
             for post in reversed(self._posts(topic, mine[max(0, end - CHUNK):end])):
-                if post.get("username", "").casefold() == self.bot.casefold() and key_of(str(post.get("raw", ""))) == key:
+                author = post.get("username")
+                if isinstance(author, str) and author.casefold() == self.bot.casefold() \
+                        and key_of(str(post.get("raw", ""))) == key:
                     return post
         return None
 
@@ -153,39 +181,124 @@ class DiscourseForum:
         return self._request("GET", path)
 
     def _request(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        where = f"Discourse {method} {path.split('?')[0]}"
+        status, reason, headers, raw = self._exchange(method, path, body, where)
+        if status >= 400:
+            raise ForumError(f"{where}: {_explain(status, reason, headers, raw)}")
+        if status >= 300:
+            raise ForumError(f"{where}: HTTP {status} {reason} (a redirect: check url in [transport.forum])")
+        try:
+            payload = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise ForumError(f"{where}: the answer is not complete JSON ({len(raw)} bytes: "
+                             f"{raw[:60].decode('utf-8', 'replace')!r})") from None
+        return _table(payload, f"{where}: the answer")
+
+    def _exchange(self, method: str, path: str, body: Mapping[str, Any] | None,
+                  where: str) -> tuple[int, str, Mapping[str, str], bytes]:
+        """(status, reason, headers, body) of one request, all of it within the deadline."""
         headers = {"Api-Key": self._creds.api_key, "Api-Username": self._creds.username,
                    "Accept": "application/json"}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json; charset=utf-8"
-        request = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
+        site = self._site
+        kind = http.client.HTTPSConnection if site.scheme == "https" else http.client.HTTPConnection
+        conn = kind(site.hostname or "", site.port, timeout=self.timeout)
+        watchdog = _Watchdog(conn, self.timeout)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                payload = json.loads(response.read().decode("utf-8"))
-        except urllib.error.HTTPError as exc:
-            raise ForumError(f"Discourse {method} {path.split('?')[0]}: {_explain(exc)}") from exc
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise ForumError(f"Discourse {method} {path.split('?')[0]}: {exc}") from exc
-        if not isinstance(payload, dict):
-            raise ForumError(f"Discourse {method} {path.split('?')[0]}: unexpected answer {str(payload)[:80]!r}")
-        return payload
+            conn.request(method, site.path.rstrip("/") + path, body=data, headers=headers)
+            response = conn.getresponse()
+            raw = response.read(MAX_ANSWER + 1)
+            if len(raw) > MAX_ANSWER:
+                raise ForumError(f"{where}: the answer is larger than {MAX_ANSWER // 2**20} MB")
+            return response.status, response.reason, dict(response.headers), raw
+        except (http.client.HTTPException, OSError, ValueError) as exc:
+            if watchdog.fired:
+                raise ForumError(f"{where}: no complete answer within {self.timeout:g} s "
+                                 "(the limit is timeout in [transport.forum])") from None
+            detail = " ".join(str(exc).split())[:160] or "connection closed"
+            raise ForumError(f"{where}: {type(exc).__name__}: {detail}") from None
+        finally:
+            watchdog.cancel()
+            conn.close()
 
 
-def _explain(exc: urllib.error.HTTPError) -> str:
+class _Watchdog:
+    """Cuts a connection when the whole request's time is up: socket timeouts count per read,
+    so a server sending one byte a second would never trip them."""
+
+    def __init__(self, conn: http.client.HTTPConnection, seconds: float) -> None:
+        self.fired = False
+        self._conn = conn
+        self._timer = threading.Timer(seconds, self._cut)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _cut(self) -> None:
+        self.fired = True
+        sock = self._conn.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _table(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ForumError(f"{what}: expected a JSON object, got {_brief(value)}")
+    return value
+
+
+def _rows(value: Any, what: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
+        raise ForumError(f"{what}: expected a list of objects, got {_brief(value)}")
+    return value
+
+
+def _number(data: Mapping[str, Any], key: str, what: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ForumError(f"Discourse answer ({what}): {key} should be a whole number, got {_brief(value)}")
+    return value
+
+
+def _stream(topic: Mapping[str, Any], where: str) -> list[int]:
+    """The topic's post ids (post_stream.stream), checked to be numbers."""
+    stream = _table(topic.get("post_stream"), f"Discourse {where}: post_stream").get("stream")
+    if not isinstance(stream, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in stream):
+        raise ForumError(f"Discourse {where}: post_stream.stream should list post ids, got {_brief(stream)}")
+    return stream
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _explain(status: int, reason: str, headers: Mapping[str, str], raw: bytes) -> str:
     """The status and Discourse's own words (`{"errors": [...]}`); 429 says when to retry."""
     try:
-        errors = json.loads(exc.read().decode("utf-8")).get("errors", [])
-    except (ValueError, AttributeError, OSError):
+        answer = json.loads(raw.decode("utf-8"))
+        errors = answer.get("errors", []) if isinstance(answer, dict) else []
+        errors = errors if isinstance(errors, list) else []
+    except (ValueError, UnicodeDecodeError):
         errors = []
-    text = f"HTTP {exc.code}" + (f": {'; '.join(str(e) for e in errors)}" if errors else f" {exc.reason}")
-    if exc.code == 429:
-        text += f" (rate limited; retry after {exc.headers.get('Retry-After', '?')} s, next tick)"
+    text = f"HTTP {status}" + (f": {'; '.join(str(e) for e in errors)}" if errors else f" {reason}")
+    if status == 429:
+        retry = next((v for k, v in headers.items() if k.lower() == "retry-after"), "?")
+        text += f" (rate limited; retry after {retry} s, next tick)"
     return text
 
 
 def _time(value: Any) -> datetime:
     try:
-        return datetime.fromisoformat(str(value))   # Python 3.11 reads the trailing "Z"
+        moment = datetime.fromisoformat(str(value))   # Python 3.11 reads the trailing "Z"
     except ValueError:
         return datetime.now(UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

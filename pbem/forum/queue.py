@@ -6,6 +6,10 @@ forum and then moves its file to `posts/sent/`, which is the journal. The forum 
 by its key before posting it again, so a crash between the two steps cannot post twice;
 `posts/sent/last-post.toml` keeps the number of the last post recorded, and only later posts
 are searched (a stale number only widens the search).
+
+A post the forum holds for moderation has no number yet, and pbem's search cannot see it:
+it is recorded in `posts/sent/` as sent with `moderation = "pending"` and never posted
+again; the moderators' approval makes it appear.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.forum.base import Forum, ForumError
 from pbem.store import read_toml, write_toml
@@ -44,11 +48,21 @@ def pending_posts(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
     return sorted(items, key=lambda item: (int(item[1].get("queued", 0)), item[0].name))
 
 
-def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]) -> tuple[list[str], list[str]]:
-    """Post everything queued, oldest first; returns (keys posted, problems). `published` is
-    called between posting and journalling (a test seam for crashes). A failure stops the
-    run, so the thread keeps the reports in order; what is left stays queued."""
-    done, problems = [], []
+class Published(NamedTuple):
+    done: list[str]
+    """Keys posted (held ones included: they are sent, and wait for the moderators)."""
+    problems: list[str]
+    held: list[str]
+    """Keys the forum holds for moderation."""
+
+
+def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]) -> Published:
+    """Post everything queued, oldest first. `published` is called between posting and
+    journalling (a test seam for crashes). A failure stops the run, so the thread keeps the
+    reports in order; what is left stays queued."""
+    done: list[str] = []
+    problems: list[str] = []
+    held: list[str] = []
     sent = folder / "posts" / "sent"
     sent.mkdir(parents=True, exist_ok=True)
     record = sent / LAST
@@ -56,18 +70,21 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
     for path, item in pending_posts(folder):
         parts = split_post(item["markdown"])
         try:
-            numbers = [forum.publish(item["key"] if len(parts) == 1 else f"{item['key']}/part-{i}-of-{len(parts)}",
-                                     item["title"], text, since=last).number
-                       for i, text in enumerate(parts, start=1)]
+            posts = [forum.publish(item["key"] if len(parts) == 1 else f"{item['key']}/part-{i}-of-{len(parts)}",
+                                   item["title"], text, since=last)
+                     for i, text in enumerate(parts, start=1)]
         except (ForumError, OSError) as exc:
             problems.append(f"{item['key']}: {exc}")
             break
         published(item["key"])
+        if any(post.pending for post in posts):
+            write_toml(path, item | {"moderation": "pending"})
+            held.append(item["key"])
         os.replace(path, sent / path.name)
-        last = max(last, *numbers)
+        last = max([last, *(post.number for post in posts if not post.pending)])
         write_toml(record, {"post": last}, header="# The thread's last post pbem published: later ones are searched for a key.")
         done.append(item["key"])
-    return done, problems
+    return Published(done, problems, held)
 
 
 def split_post(markdown: str, limit: int = MAX_POST_CHARS) -> list[str]:

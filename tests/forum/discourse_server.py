@@ -11,6 +11,11 @@ and #posts, PostsController#create, ListController#private_messages):
                                               message: title + raw + target_recipients + archetype
     Api-Key / Api-Username headers            403 {"errors": [...], "error_type": "invalid_access"}
 
+Misbehaviour on demand, as real sites and proxies show it: `malformed` names a broken answer
+every GET gets (see MALFORMED), `trickle` sends every answer one byte per that many seconds,
+and `moderate` holds every new post for approval (`{"action": "enqueued"}`, no id) until
+`approve()` publishes the held posts.
+
 `raw` is only sent when asked for (include_raw), as Discourse does; cooked is the raw text
 in a <p>, enough for a client that must not rely on it.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.parse
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -27,6 +33,18 @@ from typing import Any
 
 CHUNK_SIZE = 20
 PER_PAGE = 30
+MALFORMED: dict[str, bytes] = {
+    "null-stream": b'{"post_stream": null, "id": 1, "title": "t", "topic_list": null}',
+    "string-ids": b'{"post_stream": {"stream": ["101", "102"], "posts": [{"id": "101", "post_number": "1"}]},'
+                  b' "topic_list": {"topics": [{"id": "7", "highest_post_number": "x"}]}}',
+    "missing-keys": b'{"title": "no stream here"}',
+    "list": b'[1, 2, 3]',
+    "truncated": b'{"post_stream": {"stream": [101, 10',
+    "not-json": b'<html><body>502 Bad Gateway</body></html>',
+    "bad-utf8": b'{"title": "\xff\xfe"}',
+}
+"""Answers a proxy, a half-upgraded site or a cut connection give instead of Discourse's JSON."""
+BAD_STATUS = b"HTTP/1.1 twohundred OK\r\n\r\n{}"
 
 
 @dataclass
@@ -50,6 +68,10 @@ class DiscourseState:
         self.clock = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
         self.requests: list[str] = []
         self.read_only = False      # True: every POST is refused, as on a site in read-only mode
+        self.malformed = ""         # a key of MALFORMED, or "bad-status": every GET answers so
+        self.trickle = 0.0          # seconds between the bytes of every answer
+        self.moderate = False       # new posts wait for approve(), answered {"action": "enqueued"}
+        self.held: list[tuple[Topic, str, str, int | None]] = []
         self.lock = threading.Lock()
 
     def new_topic(self, title: str, archetype: str = "regular", allowed: set[str] | None = None) -> Topic:
@@ -74,6 +96,12 @@ class DiscourseState:
         self.posts[post["id"]] = post
         return post
 
+    def approve(self) -> None:
+        """The moderators approve every held post: it appears in its topic."""
+        for topic, user, raw, reply_to in self.held:
+            self.add_post(topic, user, raw, reply_to)
+        self.held.clear()
+
     def private_message(self, sender: str, recipient: str, title: str, raw: str) -> Topic:
         topic = self.new_topic(title, "private_message", {sender, recipient})
         self.add_post(topic, sender, raw)
@@ -87,13 +115,32 @@ class DiscourseHandler(BaseHTTPRequestHandler):
         pass
 
     # -- plumbing ---------------------------------------------------------------------
-    def _send(self, status: int, payload: Any) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+    def _send(self, status: int, payload: Any, data: bytes | None = None) -> None:
+        data = json.dumps(payload).encode() if data is None else data
+        head = (f"HTTP/1.1 {status} OK\r\nContent-Type: application/json; charset=utf-8\r\n"
+                f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n").encode()
+        self._write(head + data)
+
+    def _write(self, answer: bytes) -> None:
+        delay = self.server.state.trickle
+        if not delay:
+            self.wfile.write(answer)
+            return
+        for i in range(len(answer)):      # one byte at a time, each read well within a socket timeout
+            try:
+                self.wfile.write(answer[i:i + 1])
+                self.wfile.flush()
+            except OSError:
+                return
+            time.sleep(delay)
+
+    def _misbehave(self) -> bool:
+        kind = self.server.state.malformed
+        if kind == "bad-status":
+            self._write(BAD_STATUS)
+        elif kind:
+            self._send(200, None, MALFORMED[kind])
+        return bool(kind)
 
     def _error(self, status: int, message: str, kind: str) -> None:
         self._send(status, {"errors": [message], "error_type": kind})
@@ -126,7 +173,7 @@ class DiscourseHandler(BaseHTTPRequestHandler):
         with state.lock:
             state.requests.append(f"GET {url.path}")
             user = self._user()
-            if user is None:
+            if user is None or self._misbehave():
                 return
             include_raw = query.get("include_raw", [""])[0] in ("true", "1")
             if len(parts) == 2 and parts[0] == "t" and parts[1].endswith(".json"):
@@ -217,6 +264,11 @@ class DiscourseHandler(BaseHTTPRequestHandler):
             if not self._visible(topic, user):
                 return
             assert topic is not None
+            if state.moderate:
+                state.held.append((topic, user, raw, body.get("reply_to_post_number")))
+                self._send(200, {"success": True, "action": "enqueued", "pending_count": len(state.held),
+                                 "pending_post": {"id": len(state.held), "raw": raw}})
+                return
             self._send(200, state.add_post(topic, user, raw, body.get("reply_to_post_number")))
 
 

@@ -167,6 +167,6 @@ def test_a_report_longer_than_a_post_goes_out_in_parts_each_once(tmp_path: Path)
     campaign = tmp_path / "camp"
     forum = FolderForum(tmp_path / "thread", bot="pbem")
     enqueue_post(campaign, "turn-1/battles/battles", "[rift] Turn 1: battles", report)
-    assert publish_pending(campaign, forum, lambda key: None) == (["turn-1/battles/battles"], [])
+    assert publish_pending(campaign, forum, lambda key: None) == (["turn-1/battles/battles"], [], [])
     keys = [split_header(p.read_text())[0]["key"] for p in sorted(forum.path.glob("*.md"))]
     assert keys == [f"turn-1/battles/battles/part-{i}-of-3" for i in (1, 2, 3)]
