@@ -266,9 +266,16 @@ class Guard:
                 raise
             self.camp.state, self.camp.auth = before
             self.intake.take_mailings()
+            self.probe()
             return self.failed(raw, sub or unreadable(raw), one_line(exc))
         self.box.succeeded(journal_key(sub))
         return DONE
+
+    def probe(self) -> None:
+        """Before a failure is blamed on the message: can the campaign say, with no message at
+        all, which stage it is in? If not (a state.toml edited wrong, say), the fault is the
+        campaign's and goes to its boundary, so its mail is kept rather than quarantined."""
+        self.ruleset.stage(self.intake.context())
 
     def failed(self, raw: bytes, sub: Submission, reason: str) -> str:
         key = journal_key(sub)

@@ -177,13 +177,14 @@ class SharedIntake:
 
     def _take(self, raw: bytes, sub: Submission, name: str, target: _Target, take_in: TakeIn,
               targets: dict[str, _Target | None]) -> str:
-        """One message for a campaign. A failure of the surroundings (a full disk, an
-        unwritable folder) stops that campaign for this tick: its mail waits unmarked."""
+        """One message for a campaign. What passes the message's boundary (a full disk, an
+        unwritable folder, broken settings) stops that campaign for this tick: its mail waits
+        unmarked."""
         try:
             if target.camp.settings.max_mail_bytes != DEFAULT_MAX_BYTES:
                 sub = parse_message(raw, max_bytes=target.camp.settings.max_mail_bytes)
             return take_in(target.camp, target.ruleset, target.intake, raw, sub)
-        except (OSError, StoreError) as exc:
+        except Exception as exc:      # past the message's boundary: the campaign's own problem
             if is_injected(exc):
                 raise
             self.log(f"{name}: NOT PROCESSED: its mail stays in the shared mailbox: {one_line(exc)}")
