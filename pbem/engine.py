@@ -33,7 +33,7 @@ from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_in
 from pbem.journal import journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable, forget_unreachable
-from pbem.mail.inbox import Inbox, InboxItem, open_inbox
+from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
@@ -42,7 +42,6 @@ from pbem.reports import render
 from pbem.routing import SharedIntake
 from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
-from pbem.schedule import iso
 from pbem.store import LockBusy, campaign_lock
 
 COMMIT_EVERY = 50

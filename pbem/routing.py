@@ -154,11 +154,11 @@ class SharedIntake:
                 raise
             if not self.whole_site:
                 return None, SKIP
-            return "", self._noted(postmaster.failed(raw, None, one_line(exc)), one_line(exc))
+            return "", self._noted(postmaster.failed(raw, None, one_line(exc)), postmaster)
         if name not in self.sharing:
             if not self.whole_site:
                 return None, SKIP      # the tick of the whole directory answers it
-            return "", self._noted(postmaster.take(raw, sub, name, self.elsewhere.get(name, "")), "see its failures")
+            return "", self._noted(postmaster.take(raw, sub, name, self.elsewhere.get(name, "")), postmaster)
         if name not in self.active:
             return None, SKIP
         if name not in targets:
@@ -168,9 +168,9 @@ class SharedIntake:
             return None, SKIP
         return name, self._take(raw, sub, name, target, take_in, targets)
 
-    def _noted(self, verdict: str, reason: str) -> str:
+    def _noted(self, verdict: str, postmaster: Postmaster) -> str:
         if verdict == RETRY:
-            self.log(f"postmaster: a message failed and is retried next tick: {reason}")
+            self.log(f"postmaster: a message failed and is retried next tick: {postmaster.last_failure}")
         elif verdict == HELD:
             self.log("postmaster: a message was quarantined; see `pbem quarantine list postmaster`")
         return verdict
@@ -241,6 +241,7 @@ class Postmaster:
         self.state = read_toml(path) if path.exists() else {}
         self.changed = False
         self.quarantine = Quarantine(self.folder)
+        self.last_failure = ""
 
     def take(self, raw: bytes, sub: Submission, named: str, elsewhere: str) -> str:
         """answer() behind the message boundary: a failure undoes its effects and counts
@@ -263,6 +264,7 @@ class Postmaster:
         reply where the sender is usable (pbem.toml names no GM: the log says it)."""
         sub = sub or unreadable(raw)
         key = journal_key(sub)
+        self.last_failure = f"{key}: {reason}"
         if self.quarantine.failed(key, reason, self.now) < QUARANTINE_AFTER:
             return RETRY
         held = self.quarantine.hold(key, raw, sub, reason, self.now)

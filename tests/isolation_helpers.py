@@ -21,10 +21,11 @@ GM = f"GM {SECRETS['gm']}\n"
 ALICE, BOB, GM_ADDRESS = "Alice <alice@test.localhost>", "Bob <bob@test.localhost>", "gm@test.localhost"
 
 
-def campaign(root: Path, name: str, ruleset: str = "daemon_rift") -> Campaign:
+def campaign(root: Path, name: str, ruleset: str = "daemon_rift", own_mail: bool = True) -> Campaign:
+    """`own_mail`: its own inbox and outbox in its folder; else those of root's pbem.toml."""
     mail = {"inbox": {"type": "eml", "path": "inbox"}, "outbox": {"type": "maildir", "path": "sent-mail"}}
-    camp, _ = create(root, name, "daemon_rift", "rift_valley", list(PLAYERS), GM_ADDRESS, T0, transport=mail,
-                     fixed_secrets=SECRETS)
+    camp, _ = create(root, name, "daemon_rift", "rift_valley", list(PLAYERS), GM_ADDRESS, T0,
+                     transport=mail if own_mail else None, fixed_secrets=SECRETS)
     state = camp.state["game"]["dr"]
     for key in ("R-1", "B-1"):
         state["lists"][key].update(approved=True, status="active", name=f"List {key}", arrival_turn=1)

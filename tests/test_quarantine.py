@@ -136,3 +136,29 @@ def test_mail_with_no_usable_sender_is_journalled_and_never_answered(camps: tupl
     assert sum("no sender: ignored: no usable sender" in line for line in log) == 2
     assert sent_to(rift, "@") == []
     assert not list((rift.folder / "outbox" / "queue").glob("*.eml"))
+
+
+@pytest.mark.parametrize("kind", ["maildir", "eml"])
+def test_an_inbox_moves_a_quarantined_message_out_of_reading_whether_or_not_it_was_marked(
+        tmp_path: Path, kind: str) -> None:
+    import mailbox
+
+    from pbem.mail.inbox import open_inbox
+
+    if kind == "maildir":
+        for name in ("a", "b"):
+            mailbox.Maildir(tmp_path / "box").add(f"Subject: {name}\n\n{name}\n".encode())
+    else:
+        (tmp_path / "box").mkdir()
+        for name in ("a", "b"):
+            (tmp_path / "box" / f"{name}.eml").write_bytes(f"Subject: {name}\n\n{name}\n".encode())
+    inbox = open_inbox({"type": kind, "path": "box"}, tmp_path)
+    first, second = [item.key for item in inbox.items()]
+    inbox.quarantine(first)
+    inbox.mark_done(first)                        # marking a message already moved: no error
+    inbox.mark_done(second)
+    inbox.quarantine(second)                      # and the other way round
+    inbox.quarantine(second)                      # twice: no error
+    assert list(inbox.items()) == []
+    folder = tmp_path / "box" / (".Quarantine" if kind == "maildir" else "quarantine")
+    assert len([p for p in folder.rglob("*") if p.is_file()]) == 2
