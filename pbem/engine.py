@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from pbem import turns
 from pbem.campaign import Campaign, Settings, SettingsError, discover, load_settings
@@ -252,7 +253,7 @@ class Guard:
         self.box = Quarantine(self.camp.folder)
 
     def take(self, raw: bytes, sub: Submission | None = None, routed: bool = False) -> str:
-        before = copy.deepcopy((self.camp.state, self.camp.auth))
+        before = snapshot(self.camp)
         try:
             sub = sub or parse_message(raw, max_bytes=self.camp.settings.max_mail_bytes)
             if self.box.holds(journal_key(sub)):
@@ -306,6 +307,15 @@ class Guard:
         for reply in outcome.replies:
             enqueue(self.camp.folder, build_mail(self.camp, self.ruleset, reply, self.now))
         alert_gm(self.camp, self.ruleset, outcome, self.now, key=f"quarantine/{held.id}")
+
+
+def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A copy of state and auth to restore after a failed message. The journal, which grows
+    with every message ever handled, is copied one level deep only: its entries are replaced,
+    never changed in place, so a per-message copy costs little however long the campaign runs."""
+    state = {key: dict(value) if key == "journal" and isinstance(value, dict) else copy.deepcopy(value)
+             for key, value in camp.state.items()}
+    return state, copy.deepcopy(camp.auth)
 
 
 _ADDRESS = re.compile(r"[^@\s<>\"(),;:\[\]\\]+@[A-Za-z0-9.-]+")

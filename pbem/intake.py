@@ -21,7 +21,7 @@ from pbem.campaign import Campaign, Player
 from pbem.envelope import Envelope, read_envelope
 from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
-from pbem.isolation import one_line, passes_through
+from pbem.isolation import is_injected, one_line
 from pbem.journal import journal_key
 from pbem.mail.message import Submission
 from pbem.orders import InvalidOrder, OrderProblem
@@ -291,8 +291,8 @@ class Intake:
         before, mailings = copy.deepcopy((self.camp.state, self.camp.auth)), len(self.mailings)
         try:
             return self._gm_command(words)
-        except Exception as exc:
-            if passes_through(exc):
+        except Exception as exc:     # even a full disk: nothing was changed, and the GM should hear it
+            if is_injected(exc):
                 raise
             self.camp.state, self.camp.auth = before
             del self.mailings[mailings:]

@@ -109,12 +109,25 @@ class SharedIntake:
         held: dict[str, list[str]] = {}       # the same, for messages set aside
 
         def store(name: str) -> None:
-            target = targets.get(name)
-            if not name:
-                postmaster.save()
-            for key in held.pop(name, []):
-                inbox.quarantine(key)
-            commit([target.camp] if target else [], inbox, taken.pop(name, []))
+            """One campaign's batch; if it cannot be stored (a full disk, say), that campaign
+            stops for this tick with its mail unmarked, and the others' batches go on."""
+            target, keys, aside = targets.get(name), taken.pop(name, []), held.pop(name, [])
+            try:
+                if not name:
+                    postmaster.save()
+                for key in aside:
+                    inbox.quarantine(key)
+                commit([target.camp] if target else [], inbox, keys)
+            except MailUnavailable:
+                raise
+            except Exception as exc:
+                if is_injected(exc):
+                    raise
+                self.log(f"{name or 'postmaster'}: NOT PROCESSED: its mail stays in the shared mailbox: "
+                         f"{one_line(exc)}")
+                if name:
+                    targets[name] = None
+                    self.unread.add(name)
 
         def store_all() -> None:
             for name in list(taken):

@@ -66,3 +66,18 @@ def test_shared_mailbox_poison_goes_to_its_campaigns_or_the_postmasters_quaranti
     log = tick(root, hour(QUARANTINE_AFTER + 1)).lines
     assert any("postmaster: a message failed" in line for line in log)     # handled again, from the copy
     assert Quarantine(root / "postmaster").failures[lost_key]["count"] == 1
+
+
+def test_an_unwritable_campaign_in_a_shared_mailbox_keeps_its_mail_and_the_others_flow(root: Path) -> None:
+    from tests.test_isolation import read_only
+
+    with read_only(root / "zeta"):
+        drop(root, "zeta-1", "[zeta] orders", BLUE + "B-1 M T27\n", sender="bob@test.localhost")
+        drop(root, "rift-1", "[rift] orders", RED + "R-1 M T25\n")
+        log = tick(root, hour(1)).lines
+        assert any(line.startswith("zeta: NOT PROCESSED: ") for line in log), log
+        assert Campaign(root / "rift").state["journal"]["<rift-1@test.localhost>"] == "processed"
+        assert len(list((root / "mail" / "new").iterdir())) == 1               # zeta's, unread
+    tick(root, hour(2))
+    assert Campaign(root / "zeta").state["journal"]["<zeta-1@test.localhost>"] == "processed"
+    assert Quarantine(root / "zeta").failures == {}
