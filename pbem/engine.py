@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from pbem.forum.config import forum_settings
 from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
 from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
-                            passes_through)
+                            passes_through, problem_key)
 from pbem.journal import journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable, forget_unreachable
@@ -99,24 +100,25 @@ def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog |
         except Exception as exc:       # the campaign's boundary: the next campaign runs
             if is_injected(exc):
                 raise
-            not_processed(folder, one_line(exc), now, log)
+            not_processed(folder, exc, now, log)
         else:
             clear_reports(folder)
     return log
 
 
-def not_processed(folder: Path, problem: str, now: datetime, log: TickLog) -> None:
+def not_processed(folder: Path, exc: Exception, now: datetime, log: TickLog) -> None:
     """One line in the log (and on stderr, for cron's mail), and the GM told once per
     distinct problem when the settings load far enough to know the GM."""
+    problem, key = one_line(exc), problem_key(exc)
     log(f"{folder.name}: NOT PROCESSED: {problem}")
     print(f"pbem: {folder.name}: NOT PROCESSED: {problem}", file=sys.stderr)
-    if not first_report(folder, problem):
+    if not first_report(folder, key):
         return
     try:     # sent at once, not queued: the campaign folder may be what cannot be written
         settings = load_settings(folder)
         mail = problem_mail(settings, problem, now)
         transport = open_transport(settings.outbox, folder, log=log)
-        mark_reported(folder, problem, now)      # first: a GM must not be mailed every tick
+        mark_reported(folder, key, now)          # first: a GM must not be mailed every tick
         try:
             transport.send(mail)
         except Exception:
@@ -130,7 +132,7 @@ def not_processed(folder: Path, problem: str, now: datetime, log: TickLog) -> No
         log(f"{folder.name}: the GM could not be told: {one_line(exc)}")
 
 
-def problem_mail(settings: Settings, problem: str, now: datetime):  # type: ignore[no-untyped-def]
+def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessage:
     """The GM alert for a campaign that was not processed, rendered from the built-in
     template only: the campaign's own templates may be what is broken."""
     text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
@@ -368,7 +370,7 @@ def alert_gm(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, 
         enqueue(camp.folder, mail)
 
 
-def alert_mail(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str):  # type: ignore[no-untyped-def]
+def alert_mail(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> EmailMessage | None:
     """The GM alert for an outcome, or None when it has none."""
     if not outcome.gm_alerts:
         return None

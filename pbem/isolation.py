@@ -57,6 +57,14 @@ def one_line(exc: BaseException) -> str:
     return " ".join(text.split())[:500]
 
 
+def problem_key(exc: BaseException) -> str:
+    """What makes two failures the same problem for the GM: for an OSError its kind, not the
+    file (a full disk names a different temporary file each time); else the whole text."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return f"{type(exc).__name__}: errno {exc.errno} ({exc.strerror})"
+    return one_line(exc)
+
+
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 

@@ -196,3 +196,12 @@ def test_a_diplomacy_draw_naming_no_power_is_not_done_by_mail_and_on_the_command
     answer = sent_to(dip, GM_ADDRESS, "not done: ")
     assert len(answer) == 1 and "Turey" in answer[0]
     assert Campaign(dip.folder).state["stage"]["kind"] == "movement"
+
+
+def test_a_gm_command_on_a_broken_campaign_is_one_line(camps: tuple[Campaign, Campaign],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    rift, _ = camps
+    (rift.folder / "state.toml").write_text("[stage\n")
+    assert main(["resolve", "rift", "--root", str(rift.folder.parent)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("pbem: ") and "state.toml" in err[0]

@@ -23,7 +23,8 @@ POSTMASTER = "postmaster"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("list", "release", "drop"))
-    p.add_argument("campaign", nargs="?", default="", help="campaign name or folder ('postmaster' for the shared mailbox)")
+    p.add_argument("campaign", nargs="?", default="",
+                   help="campaign name or folder ('postmaster' for the shared mailbox)")
     p.add_argument("id", nargs="?", default="", help="the message's id, as `list` shows it")
     p.add_argument("--root", type=Path, default=Path("campaigns"))
 
