@@ -13,7 +13,6 @@ then quarantined (pbem/quarantine.py), and the mail behind it goes on.
 from __future__ import annotations
 
 import copy
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,7 +38,8 @@ from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
-from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Quarantine, unreadable
+from pbem.quarantine import (DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Quarantine, unreadable,
+                             usable_sender)
 from pbem.reports import render
 from pbem.routing import SharedIntake
 from pbem.rulesets import registry
@@ -300,15 +300,29 @@ class Guard:
                  f"Use `pbem quarantine release {self.camp.name} {held.id}` to try it again after a fix, "
                  f"or `pbem quarantine drop {self.camp.name} {held.id}`.")
         outcome = Outcome(gm_alerts=[alert])
-        if usable_sender(sub, self.camp.settings.address):
+        if usable_sender(sub, {self.camp.settings.address}):
             subject = f"[{self.camp.name}] your message could not be processed"
             reply = Reply(f"quarantined/{held.id}", (sub.sender,), subject,
                           "quarantined", {"campaign": self.camp.settings, "title": self.camp.settings.title,
                                           "held": held, "now": self.now})
             outcome.replies = [reply] if self.intake.may_answer(reply, outcome) else []
         for reply in outcome.replies:
-            enqueue(self.camp.folder, build_mail(self.camp, self.ruleset, reply, self.now))
-        alert_gm(self.camp, self.ruleset, outcome, self.now, key=f"quarantine/{held.id}")
+            self.send(f"no reply to {sub.sender}", lambda: build_mail(self.camp, self.ruleset, reply, self.now))
+        self.send("the GM was not alerted",
+                  lambda: alert_mail(self.camp, self.ruleset, outcome, self.now, key=f"quarantine/{held.id}"))
+
+    def send(self, failure: str, build: Callable[[], EmailMessage | None]) -> None:
+        """Queue a mail about a quarantined message; one that cannot be built is logged, so
+        the message stays set aside either way (a full disk still stops the campaign)."""
+        try:
+            mail = build()
+        except Exception as exc:
+            if passes_through(exc):
+                raise
+            self.log(f"{self.camp.name}: {failure}: {one_line(exc)}")
+            return
+        if mail is not None:
+            enqueue(self.camp.folder, mail)
 
 
 def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -318,15 +332,6 @@ def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
     state = {key: dict(value) if key == "journal" and isinstance(value, dict) else copy.deepcopy(value)
              for key, value in camp.state.items()}
     return state, copy.deepcopy(camp.auth)
-
-
-_ADDRESS = re.compile(r"[^@\s<>\"(),;:\[\]\\]+@[A-Za-z0-9.-]+")
-
-
-def usable_sender(sub: Submission, own: str) -> bool:
-    """An address a reply can go to: a person's, well formed, not ours."""
-    return bool(sub.sender) and not sub.auto and sub.sender != own and bool(_ADDRESS.fullmatch(sub.sender)) \
-        and sub.sender.isascii() and sub.sender.isprintable()
 
 
 def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,

@@ -17,6 +17,8 @@ before a campaign was known.
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Container
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -101,8 +103,8 @@ class Quarantine:
     def hold(self, key: str, raw: bytes, sub: Submission, reason: str, now: datetime) -> Held:
         """Keep the message and why; the copy is written before the record that lists it."""
         record = self.failures.get(key, {})
-        held = Held(ident(key), key, sub.sender, _printable(sub.subject), reason, int(record.get("count", 1)),
-                    str(record.get("first", iso(now))), iso(now))
+        held = Held(ident(key), key, _printable(sub.sender), _printable(sub.subject), _printable(reason),
+                    int(record.get("count", 1)), str(record.get("first", iso(now))), iso(now))
         write_atomic(self.path / f"{held.id}.eml", raw)
         write_toml(self.path / f"{held.id}.toml", asdict(held),
                    header="# Written by pbem: a message set aside; see `pbem quarantine`.")
@@ -143,10 +145,21 @@ class Quarantine:
             return None
 
 
+_ADDRESS = re.compile(r"[^@\s<>\"(),;:\[\]\\]+@[A-Za-z0-9.-]+")
+
+
+def usable_sender(sub: Submission, own: Container[str]) -> bool:
+    """An address a reply can go to: a person's (not a machine's), well formed, not ours."""
+    return bool(sub.sender) and not sub.auto and sub.sender not in own and bool(_ADDRESS.fullmatch(sub.sender)) \
+        and sub.sender.isascii() and sub.sender.isprintable()
+
+
 def _is_id(text: str) -> bool:
     return len(text) == 12 and all(c in "0123456789abcdef" for c in text)
 
 
 def _printable(text: str) -> str:
-    """A subject fit to list and quote: control and line-break characters become spaces."""
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:200]
+    """Text fit to list and quote in a mail: control and line-break characters become spaces,
+    code points no encoder takes (lone surrogates) become U+FFFD."""
+    text = text.encode("utf-8", "replace").decode("utf-8", "replace")
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:300]

@@ -29,7 +29,7 @@ from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
-from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Quarantine, unreadable
+from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Quarantine, unreadable, usable_sender
 from pbem.reports import render
 from pbem.rulesets import registry
 from pbem.rulesets.base import Ruleset
@@ -283,12 +283,17 @@ class Postmaster:
         held = self.quarantine.hold(key, raw, sub, reason, self.now)
         self.state.setdefault("journal", {})[key] = {"note": "quarantined", "at": iso(self.now)}
         self.changed = True
-        if sub.sender and not sub.auto and sub.sender not in self.own and self._may_answer(sub.sender):
+        if usable_sender(sub, self.own) and self._may_answer(sub.sender):
             text = render("common", "quarantined", {"title": "pbem", "held": held, "now": self.now})
             domain = self.site.address.partition("@")[2] or "localhost"
             mail = OutgoingMail(key=f"quarantined/{held.id}", to=(sub.sender,), markdown=text,
                                 subject="your message could not be processed", sender=f"pbem <{self.site.address}>")
-            enqueue(self.folder, compose(mail, campaign="postmaster", domain=domain, date=self.now))
+            try:
+                reply = compose(mail, campaign="postmaster", domain=domain, date=self.now)
+            except ValueError as exc:     # a sender compose cannot write: the message stays set aside
+                self.last_failure += f"; its sender could not be answered: {one_line(exc)}"
+                return HELD
+            enqueue(self.folder, reply)
         return HELD
 
     def answer(self, sub: Submission, named: str, elsewhere: str = "") -> None:
