@@ -13,7 +13,6 @@ then quarantined (pbem/quarantine.py), and the mail behind it goes on.
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -107,11 +106,10 @@ def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog |
 
 
 def not_processed(folder: Path, exc: Exception, now: datetime, log: TickLog) -> None:
-    """One line in the log (and on stderr, for cron's mail), and the GM told once per
-    distinct problem when the settings load far enough to know the GM."""
+    """One line in the log (`pbem tick` shows it, on stderr when --quiet), and the GM told
+    once per distinct problem when the settings load far enough to know the GM."""
     problem, key = one_line(exc), problem_key(exc)
     log(f"{folder.name}: NOT PROCESSED: {problem}")
-    print(f"pbem: {folder.name}: NOT PROCESSED: {problem}", file=sys.stderr)
     if not first_report(folder, key):
         return
     try:     # sent at once, not queued: the campaign folder may be what cannot be written

@@ -45,8 +45,7 @@ def assert_skipped_then_recovered(rift: Campaign, zeta: Campaign, capsys: pytest
             problem = [line for line in log if line.startswith("rift: NOT PROCESSED: ")]
             assert len(problem) == 1 and expected in problem[0], log
             assert Campaign(zeta.folder).state["journal"][f"<zeta-{n}@test.localhost>"] == "processed"
-        err = capsys.readouterr().err
-        assert "Traceback" not in err and err.count("rift: NOT PROCESSED") == 2
+        assert "Traceback" not in capsys.readouterr().err
         assert sorted(p.name for p in (rift.folder / "inbox").glob("*.eml")) == ["rift-1.eml", "rift-2.eml"]
     log = tick(rift.folder.parent, hour(3)).lines
     assert not any("NOT PROCESSED" in line for line in log)
