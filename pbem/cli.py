@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decide": ("decide", "answer a question the resolution waits on (GM)"),
     "replace": ("replace", "hand a player's seat to someone else (GM)"),
     "extend": ("extend", "move the current deadline (GM)"),
+    "quarantine": ("quarantine", "list, release or drop mail whose handling kept failing (GM)"),
     "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
     "verify-dice": ("verify_dice", "recompute a turn's dice from the published secret"),
     "demo": ("demo", "build and run a demo campaign from inbox_samples/"),
@@ -65,6 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except UserError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:    # a broken campaign file, a full disk: one line, never a traceback
+        from pbem.isolation import one_line
+
+        print(f"pbem: {one_line(exc)}", file=sys.stderr)
         return 1
 
 

@@ -2,23 +2,27 @@
 
 `tick()` is what cron runs every few minutes. It reads like the pipeline in
 DESIGN.md; each step is a function that can be tested alone. Campaign folders
-are processed one at a time under their lock; a campaign whose files are
-broken is reported and skipped without stopping the others, and its mail stays
-in the inbox for the next tick.
+are processed one at a time under their lock, each behind its own boundary:
+whatever a campaign raises is logged on one line with its name, its GM is told
+once per distinct problem, its mail stays in the inbox, and the next campaign
+runs. Each message is handled behind a boundary too (`Guard`): a message whose
+handling raises has its effects discarded and is retried on the next ticks,
+then quarantined (pbem/quarantine.py), and the mail behind it goes on.
 """
 
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 from pbem import turns
 from pbem.addressing import misdirected
-from pbem.campaign import Campaign, SettingsError, discover
+from pbem.campaign import Campaign, Settings, SettingsError, discover, load_settings
 from pbem.envelope import read_envelope
 from pbem.forum import admission
 from pbem.forum.backends import open_forum
@@ -26,6 +30,8 @@ from pbem.forum.base import Forum, ForumError, Post, advance
 from pbem.forum.config import forum_settings
 from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
+from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
+                            passes_through, problem_key)
 from pbem.journal import journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable, forget_unreachable
@@ -33,12 +39,13 @@ from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
+from pbem.quarantine import (DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Quarantine, unreadable,
+                             usable_sender)
 from pbem.reports import render
 from pbem.routing import SharedIntake
-from pbem.rulebook import RulesError
 from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
-from pbem.store import LockBusy, StoreError, campaign_lock
+from pbem.store import LockBusy, campaign_lock
 
 COMMIT_EVERY = 50
 """Messages whose effects are saved together, then marked done together: one state write per
@@ -53,6 +60,20 @@ class Faults:
     """Test seam: called at named points so tests can inject a crash."""
 
     hook: Callable[[str], None] = lambda point: None
+
+    def __post_init__(self) -> None:
+        """What the hook raises stands for a kill of the process: tagged so that no
+        boundary of the tick catches it (pbem/isolation.py)."""
+        inner = self.hook
+
+        def hook(point: str) -> None:
+            try:
+                inner(point)
+            except BaseException as exc:
+                setattr(exc, INJECTED, True)
+                raise
+
+        self.hook = hook
 
     def hook_sent(self, name: str) -> None:
         self.hook("sent")
@@ -77,16 +98,56 @@ def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog |
                 tick_campaign(folder, now, faults, log, mail_read=folder.name not in unread)
         except LockBusy as exc:
             log(f"{folder.name}: skipped, {exc}")
-        except (SettingsError, StoreError, RulesError, KeyError) as exc:
-            log(f"{folder.name}: NOT PROCESSED: {exc}")
-            print(f"pbem: {folder.name}: {exc}", file=sys.stderr)
+        except Exception as exc:       # the campaign's boundary: the next campaign runs
+            if is_injected(exc):
+                raise
+            not_processed(folder, exc, now, log)
+        else:
+            clear_reports(folder)
     return log
+
+
+def not_processed(folder: Path, exc: Exception, now: datetime, log: TickLog) -> None:
+    """One line in the log (`pbem tick` shows it, on stderr when --quiet), and the GM told
+    once per distinct problem when the settings load far enough to know the GM."""
+    problem, key = one_line(exc), problem_key(exc)
+    log(f"{folder.name}: NOT PROCESSED: {problem}")
+    if not first_report(folder, key):
+        return
+    try:     # sent at once, not queued: the campaign folder may be what cannot be written
+        settings = load_settings(folder)
+        mail = problem_mail(settings, problem, now)
+        transport = open_transport(settings.outbox, folder, log=log)
+        mark_reported(folder, key, now)          # first: a GM must not be mailed every tick
+        try:
+            transport.send(mail)
+        except Exception:
+            clear_reports(folder)                # not told after all: try again next tick
+            raise
+        finally:
+            getattr(transport, "close", lambda: None)()
+    except Exception as exc:    # noqa: BLE001  (no way to reach the GM: the log line must do)
+        if is_injected(exc):
+            raise
+        log(f"{folder.name}: the GM could not be told: {one_line(exc)}")
+
+
+def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessage:
+    """The GM alert for a campaign that was not processed, rendered from the built-in
+    template only: the campaign's own templates may be what is broken."""
+    text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
+    mail = OutgoingMail(key=f"problem/{digest(problem)}", to=(settings.gm.email,),
+                        subject=f"[{settings.name}] was not processed", markdown=text,
+                        sender=f"{settings.title} <{settings.address}>", auto_reply=False,
+                        list_id=f"{settings.name}.{settings.domain}")
+    return compose(mail, campaign=settings.name, domain=settings.domain, date=now)
 
 
 def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True) -> None:
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
     forum_read = intake_forum(camp, ruleset, now, faults, log)
+    intake_released(camp, ruleset, now, faults, log)
     if intake_mail(camp, ruleset, now, faults, log) and mail_read and forum_read:
         resolve_due(camp, ruleset, now, log)
         send_reminders(camp, ruleset, now, log)
@@ -107,20 +168,42 @@ def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults,
         inbox: Inbox = open_inbox(camp.settings.inbox, camp.folder, log=log)
     except ValueError as exc:
         raise SettingsError(camp.folder / "campaign.toml", [f"transport.inbox: {exc}"]) from exc
-    intake = Intake(camp, ruleset, now)
+    return read_inbox(camp, ruleset, inbox, now, faults, log, routed=True)
+
+
+def intake_released(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> None:
+    """Messages the GM released from quarantine (`pbem quarantine release`), handled again."""
+    inbox = Quarantine(camp.folder).released()
+    if inbox is not None:
+        read_inbox(camp, ruleset, inbox, now, faults, log)
+
+
+def read_inbox(camp: Campaign, ruleset: Ruleset, inbox: Inbox, now: datetime, faults: Faults, log: TickLog,
+               routed: bool = False) -> bool:
+    """Every message behind its own boundary (Guard); a batch is stored, then its settled
+    messages are marked done (or moved to the quarantine folder). Messages to retry stay
+    unmarked. `routed`: mail naming another campaign is left for it."""
+    guard = Guard(camp, ruleset, Intake(camp, ruleset, now), now, faults, log)
     taken: list[str] = []
+    held: list[str] = []
+
+    def store() -> None:
+        for key in held:        # before the marks: marking a message already moved is no error
+            inbox.quarantine(key)
+        held.clear()
+        commit([camp], inbox, taken, faults)
+
     try:
         for item in inbox.items():
-            sub = parse_message(item.raw, max_bytes=camp.settings.max_mail_bytes)
-            if not belongs_here(camp, sub.subject, sub.text):
-                continue
-            take_in(camp, ruleset, intake, sub, now, faults, log)
-            taken.append(item.key)
+            verdict = guard.take(item.raw, routed=routed)
+            if verdict in (DONE, HELD):
+                taken.append(item.key)
+                held.extend([item.key] if verdict == HELD else [])
             if len(taken) >= COMMIT_EVERY:
-                commit([camp], inbox, taken, faults)
-        commit([camp], inbox, taken, faults)
+                store()
+        store()
     except MailUnavailable as exc:
-        commit([camp], inbox, taken, faults)      # keep what was read; its marks may have to wait
+        store()      # keep what was read; its marks may have to wait
         log(f"{camp.name}: inbox unavailable, mail stays on the server: {exc}")
         return False
     finally:
@@ -130,23 +213,138 @@ def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults,
 
 def intake_shared(root: Path, now: datetime, faults: Faults, log: TickLog) -> set[str]:
     """The mailbox of pbem.toml, read once for all campaigns sharing it (pbem/routing.py);
-    returns the campaigns whose mail could not be read."""
-    shared = SharedIntake.of(root, now, log)
-    if shared is None:
-        return set()
-    return shared.run(lambda camp, ruleset, intake, sub: take_in(camp, ruleset, intake, sub, now, faults, log),
-                      lambda camps, inbox, taken: commit(camps, inbox, taken, faults), COMMIT_EVERY)
+    returns the campaigns whose mail could not be read. Behind its own boundary: if the
+    shared intake fails as a whole, no campaign resolves a stage without its mail."""
+    try:
+        shared = SharedIntake.of(root, now, log)
+        if shared is None:
+            return set()
+        guards: dict[str, Guard] = {}
+
+        def guard_of(camp: Campaign, ruleset: Ruleset, intake: Intake) -> Guard:
+            if camp.name not in guards or guards[camp.name].camp is not camp:
+                guards[camp.name] = Guard(camp, ruleset, intake, now, faults, log)
+            return guards[camp.name]
+
+        return shared.run(lambda camp, ruleset, intake, raw, sub: guard_of(camp, ruleset, intake).take(raw, sub),
+                          lambda camps, inbox, taken: commit(camps, inbox, taken, faults), COMMIT_EVERY)
+    except Exception as exc:
+        if is_injected(exc):
+            raise
+        log(f"pbem.toml: NOT PROCESSED: shared mailbox: {one_line(exc)}")
+        return {folder.name for folder in discover(root)}
+
+
+@dataclass
+class Guard:
+    """The boundary around each message of one campaign. A message whose handling raises has
+    its in-memory effects undone (state and auth as before it), its failure counted, and is
+    retried on the next ticks; the QUARANTINE_AFTER-th failure sets it aside. Failures of
+    the surroundings (pbem/isolation.py) pass through: they stop the campaign, not the
+    message, and count against nothing."""
+
+    camp: Campaign
+    ruleset: Ruleset
+    intake: Intake
+    now: datetime
+    faults: Faults
+    log: TickLog
+    box: Quarantine = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.box = Quarantine(self.camp.folder)
+
+    def take(self, raw: bytes, sub: Submission | None = None, routed: bool = False) -> str:
+        before = snapshot(self.camp)
+        try:
+            sub = sub or parse_message(raw, max_bytes=self.camp.settings.max_mail_bytes)
+            if self.box.holds(journal_key(sub)):
+                return HELD          # set aside before, but the inbox still showed it
+            if routed and not belongs_here(self.camp, sub.subject, sub.text):
+                return SKIP
+            take_in(self.camp, self.ruleset, self.intake, sub, self.now, self.faults, self.log)
+        except Exception as exc:
+            if passes_through(exc):
+                raise
+            self.camp.state, self.camp.auth = before
+            self.intake.take_mailings()
+            self.probe()
+            return self.failed(raw, sub or unreadable(raw), one_line(exc))
+        self.box.succeeded(journal_key(sub))
+        return DONE
+
+    def probe(self) -> None:
+        """Before a failure is blamed on the message: can the campaign say, with no message at
+        all, which stage it is in? If not (a state.toml edited wrong, say), the fault is the
+        campaign's and goes to its boundary, so its mail is kept rather than quarantined."""
+        self.ruleset.stage(self.intake.context())
+
+    def failed(self, raw: bytes, sub: Submission, reason: str) -> str:
+        key = journal_key(sub)
+        count = self.box.failed(key, reason, self.now)
+        self.log(f"{self.camp.name}: message {key} from {sub.sender or 'no sender'} failed "
+                 f"({count} of {QUARANTINE_AFTER}): {reason}")
+        if count < QUARANTINE_AFTER:
+            return RETRY
+        held = self.box.hold(key, raw, sub, reason, self.now)
+        self.intake.journal[key] = "quarantined"
+        self.tell(held, sub)
+        self.log(f"{self.camp.name}: message {key} quarantined as {held.id}; see `pbem quarantine list`")
+        return HELD
+
+    def tell(self, held: Held, sub: Submission) -> None:
+        """One plain reply to a usable sender, one alert to the GM. Neither quotes the
+        message's headers into headers of ours: they may be what broke it."""
+        alert = (f"A message from {held.sender or 'an unknown sender'} (subject: {held.subject or 'none'}) failed "
+                 f"{held.failures} times and was set aside as {held.id}: {held.reason}. "
+                 f"Use `pbem quarantine release {self.camp.name} {held.id}` to try it again after a fix, "
+                 f"or `pbem quarantine drop {self.camp.name} {held.id}`.")
+        outcome = Outcome(gm_alerts=[alert])
+        if usable_sender(sub, {self.camp.settings.address}):
+            subject = f"[{self.camp.name}] your message could not be processed"
+            reply = Reply(f"quarantined/{held.id}", (sub.sender,), subject,
+                          "quarantined", {"campaign": self.camp.settings, "title": self.camp.settings.title,
+                                          "held": held, "now": self.now})
+            outcome.replies = [reply] if self.intake.may_answer(reply, outcome) else []
+        for reply in outcome.replies:
+            self.send(f"no reply to {sub.sender}", lambda: build_mail(self.camp, self.ruleset, reply, self.now))
+        self.send("the GM was not alerted",
+                  lambda: alert_mail(self.camp, self.ruleset, outcome, self.now, key=f"quarantine/{held.id}"))
+
+    def send(self, failure: str, build: Callable[[], EmailMessage | None]) -> None:
+        """Queue a mail about a quarantined message; one that cannot be built is logged, so
+        the message stays set aside either way (a full disk still stops the campaign)."""
+        try:
+            mail = build()
+        except Exception as exc:
+            if passes_through(exc):
+                raise
+            self.log(f"{self.camp.name}: {failure}: {one_line(exc)}")
+            return
+        if mail is not None:
+            enqueue(self.camp.folder, mail)
+
+
+def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A copy of state and auth to restore after a failed message. The journal, which grows
+    with every message ever handled, is copied one level deep only: its entries are replaced,
+    never changed in place, so a per-message copy costs little however long the campaign runs."""
+    state = {key: dict(value) if key == "journal" and isinstance(value, dict) else copy.deepcopy(value)
+             for key, value in camp.state.items()}
+    return state, copy.deepcopy(camp.auth)
 
 
 def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
             log: TickLog) -> None:
-    """One message's effect in memory, its replies queued; commit() stores it."""
+    """One message's effect in memory, its replies queued; commit() stores it. Every mail is
+    built before any is queued, so a message that fails leaves no reply behind."""
     outcome = intake.handle(sub)
-    for reply in outcome.replies:
-        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
-    alert_gm(camp, ruleset, outcome, now, key=journal_key(sub))
+    mails = [build_mail(camp, ruleset, reply, now) for reply in outcome.replies]
+    alert = alert_mail(camp, ruleset, outcome, now, key=journal_key(sub))
+    for mail in [*mails, *([alert] if alert is not None else [])]:
+        enqueue(camp.folder, mail)
     faults.hook("handled")
-    log(f"{camp.name}: {sub.sender}: {outcome.note or 'processed'}")
+    log(f"{camp.name}: {sub.sender or 'no sender'}: {outcome.note or 'processed'}")
 
 
 def commit(camps: list[Campaign], inbox: Inbox, taken: list[str], faults: Faults) -> None:
@@ -175,12 +373,19 @@ def belongs_here(camp: Campaign, subject: str, text: str, forum: bool = False) -
 
 
 def alert_gm(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> None:
+    mail = alert_mail(camp, ruleset, outcome, now, key)
+    if mail is not None:
+        enqueue(camp.folder, mail)
+
+
+def alert_mail(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> EmailMessage | None:
+    """The GM alert for an outcome, or None when it has none."""
     if not outcome.gm_alerts:
-        return
+        return None
     gm = camp.settings.gm
     reply = Reply(f"gm-alert/{key}", (gm.email,), f"[{camp.name}] needs your attention", "gm_alert",
                   {"campaign": camp.settings, "alerts": outcome.gm_alerts, "now": now}, auto_reply=False)
-    enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+    return build_mail(camp, ruleset, reply, now)
 
 
 def build_mail(camp: Campaign, ruleset: Ruleset, reply: Reply, now: datetime):  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ if the state was already saved.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pbem.campaign import Campaign, Player
 from pbem.envelope import Envelope, read_envelope
 from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
+from pbem.isolation import is_injected, one_line
 from pbem.journal import handled, journal_key
 from pbem.mail.message import Submission
 from pbem.orders import InvalidOrder, OrderProblem
@@ -113,11 +115,11 @@ class Intake:
         if handled(self.journal, sub):
             return Outcome(note="duplicate")
         outcome = self._dispatch(sub)
-        outcome.replies = [reply for reply in outcome.replies if self._may_answer(reply, outcome)]
+        outcome.replies = [reply for reply in outcome.replies if self.may_answer(reply, outcome)]
         self.journal[journal_key(sub)] = outcome.note or "processed"
         return outcome
 
-    def _may_answer(self, reply: Reply, outcome: Outcome) -> bool:
+    def may_answer(self, reply: Reply, outcome: Outcome) -> bool:
         """Count automatic replies per address (in state.toml); the GM hears once when one is cut off."""
         if not reply.auto_reply:
             return True
@@ -142,6 +144,8 @@ class Intake:
             return Outcome(note=f"ignored: {sub.auto}")
         if sub.forum_account:
             return self._forum_post(sub)
+        if not sub.sender:     # no From, an empty one, or group syntax: a reply could go nowhere
+            return Outcome(note="ignored: no usable sender")
         if sub.sender == settings.address:
             return Outcome(note="ignored: our own address")
         if elsewhere := misdirected(self.camp, sub.subject, sub.text):
@@ -289,7 +293,22 @@ class Intake:
         return mails
 
     def gm_command(self, words: list[str]) -> str:
-        """Run one GM command (also used by the CLI); returns what happened."""
+        """Run one GM command (also used by the CLI); returns what happened, or one line
+        "not done: ..." for a command that could not be carried out, whatever the ruleset
+        raised: a typo of the GM's must never cost the rest of the mail or a traceback.
+        A command not done leaves the state as it was."""
+        before, mailings = copy.deepcopy((self.camp.state, self.camp.auth)), len(self.mailings)
+        try:
+            return self._gm_command(words)
+        except Exception as exc:     # even a full disk: nothing was changed, and the GM should hear it
+            if is_injected(exc):
+                raise
+            self.camp.state, self.camp.auth = before
+            del self.mailings[mailings:]
+            reason = str(exc) if isinstance(exc, (OrderProblem, ValueError, LookupError)) else one_line(exc)
+            return f"not done: {' '.join(reason.split()) or type(exc).__name__}"
+
+    def _gm_command(self, words: list[str]) -> str:
         verb = words[0].upper() if words else ""
         stage = self.camp.state.setdefault("stage", {})
         log = self.camp.state.setdefault("gm_log", [])

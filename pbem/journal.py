@@ -64,3 +64,8 @@ def message_id_of(key: str) -> str:
 def message_ids(journal: Mapping[str, object]) -> list[str]:
     """The ids of a journal's entries, in their order (what logs and tests show)."""
     return [message_id_of(key) for key in journal]
+
+
+def notes_by_id(journal: Mapping[str, object]) -> dict[str, object]:
+    """What the journal says of each message, by its Message-ID (or post id)."""
+    return {message_id_of(key): note for key, note in journal.items()}

@@ -13,6 +13,7 @@ and nothing is read for a campaign it was not meant for.
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,6 +22,7 @@ from pathlib import Path
 from pbem.campaign import Campaign, SettingsError, discover, load_settings
 from pbem.envelope import campaign_named, read_envelope
 from pbem.intake import Intake
+from pbem.isolation import is_injected, one_line, passes_through
 from pbem.journal import handled, journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable
@@ -28,6 +30,7 @@ from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
+from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Quarantine, unreadable, usable_sender
 from pbem.reports import render
 from pbem.rulesets import registry
 from pbem.rulesets.base import Ruleset
@@ -44,7 +47,9 @@ forever, and a mailbox restored from further back than this is not worth a guard
 """Replies per address and day to mail for no campaign: enough for a confused player, too
 few to be worth forging a sender for."""
 
-TakeIn = Callable[[Campaign, Ruleset, Intake, Submission], None]
+TakeIn = Callable[[Campaign, Ruleset, Intake, bytes, Submission], str]
+"""Handles one message for a campaign behind its boundary (engine.Guard.take); returns DONE,
+HELD, RETRY or SKIP (pbem/quarantine.py)."""
 Commit = Callable[[list[Campaign], Inbox, list[str]], None]
 
 
@@ -76,10 +81,11 @@ class SharedIntake:
         return cls(site, root, now, log) if site and site.inbox else None
 
     def run(self, take_in: TakeIn, commit: Commit, every: int) -> set[str]:
-        """Read the mailbox once; returns the campaigns whose mail could not be read. Once a
-        campaign has taken in `every` messages, and at the end, commit() stores what it took
-        in and marks those messages done: mail for many campaigns arrives interleaved, so
-        committing per campaign writes each state once per batch of its own mail."""
+        """Read the mailbox once (then the postmaster's released quarantine); returns the
+        campaigns whose mail could not be read. Once a campaign has taken in `every`
+        messages, and at the end, commit() stores what it took in and marks those messages
+        done: mail for many campaigns arrives interleaved, so committing per campaign writes
+        each state once per batch of its own mail."""
         if not self.active and not self.whole_site:
             return set()
         try:
@@ -90,61 +96,118 @@ class SharedIntake:
             return set(self.active)
         with contextlib.ExitStack() as locks:
             targets: dict[str, _Target | None] = {}
-            taken: dict[str, list[str]] = {}      # campaign ("" for the postmaster) -> keys not yet stored
-
-            def store(name: str) -> None:
-                target = targets.get(name)
-                if not name:
-                    postmaster.save()
-                commit([target.camp] if target else [], inbox, taken.pop(name, []))
-
-            def store_all() -> None:
-                for name in list(taken):
-                    store(name)
-
-            try:
-                for item in inbox.items():
-                    name = self._route(item.raw, take_in, targets, locks, postmaster)
-                    if name is not None:
-                        taken.setdefault(name, []).append(item.key)
-                        if len(taken[name]) >= every:
-                            store(name)
-                store_all()
-            except MailUnavailable as exc:
-                store_all()                       # keep what was read; its marks may have to wait
-                self.log(f"shared mailbox: {exc}; its mail waits for the next tick")
-                self.unread |= self.active
-            finally:
-                inbox.close()
+            self._read(inbox, take_in, commit, every, targets, locks, postmaster)
+            released = postmaster.quarantine.released() if self.whole_site else None
+            if released is not None:
+                self._read(released, take_in, commit, every, targets, locks, postmaster)
         if self.whole_site:
             postmaster.deliver(self.log)
         return self.unread
 
+    def _read(self, inbox: Inbox, take_in: TakeIn, commit: Commit, every: int, targets: dict[str, _Target | None],
+              locks: contextlib.ExitStack, postmaster: Postmaster) -> None:
+        taken: dict[str, list[str]] = {}      # campaign ("" for the postmaster) -> keys not yet stored
+        held: dict[str, list[str]] = {}       # the same, for messages set aside
+
+        def store(name: str) -> None:
+            """One campaign's batch; if it cannot be stored (a full disk, say), that campaign
+            stops for this tick with its mail unmarked, and the others' batches go on."""
+            target, keys, aside = targets.get(name), taken.pop(name, []), held.pop(name, [])
+            try:
+                if not name:
+                    postmaster.save()
+                for key in aside:
+                    inbox.quarantine(key)
+                commit([target.camp] if target else [], inbox, keys)
+            except MailUnavailable:
+                raise
+            except Exception as exc:
+                if is_injected(exc):
+                    raise
+                self.log(f"{name or 'postmaster'}: NOT PROCESSED: its mail stays in the shared mailbox: "
+                         f"{one_line(exc)}")
+                if name:
+                    targets[name] = None
+                    self.unread.add(name)
+
+        def store_all() -> None:
+            for name in list(taken):
+                store(name)
+
+        try:
+            for item in inbox.items():
+                name, verdict = self._route(item.raw, take_in, targets, locks, postmaster)
+                if name is None or verdict not in (DONE, HELD):
+                    if name and targets.get(name) is None:
+                        taken.pop(name, None)          # its campaign stopped: all its mail waits
+                        held.pop(name, None)
+                    continue
+                taken.setdefault(name, []).append(item.key)
+                if verdict == HELD:
+                    held.setdefault(name, []).append(item.key)
+                if len(taken[name]) >= every:
+                    store(name)
+            store_all()
+        except MailUnavailable as exc:
+            store_all()                       # keep what was read; its marks may have to wait
+            self.log(f"shared mailbox: {exc}; its mail waits for the next tick")
+            self.unread |= self.active
+        finally:
+            inbox.close()
+
     def _route(self, raw: bytes, take_in: TakeIn, targets: dict[str, _Target | None],
-               locks: contextlib.ExitStack, postmaster: Postmaster) -> str | None:
-        """Hand one message to its campaign or the postmaster; returns the campaign's name
-        ("" for the postmaster), or None when the message stays for a later tick."""
-        sub = parse_message(raw, max_bytes=DEFAULT_MAX_BYTES)
-        env = read_envelope(sub.subject, sub.text)
-        # a known campaign a tag names, else one the envelope's CAMPAIGN line names: no body
-        # line overrides a correct tag; an unknown name is for the postmaster to answer
-        name = campaign_named(env, self.sharing.keys() | self.elsewhere.keys()) or env.campaign
+               locks: contextlib.ExitStack, postmaster: Postmaster) -> tuple[str | None, str]:
+        """Hand one message to its campaign or the postmaster, each behind a boundary;
+        returns the campaign's name ("" for the postmaster; None when the message stays for
+        a later tick) and what became of it (DONE, HELD, RETRY or SKIP)."""
+        try:
+            sub = parse_message(raw, max_bytes=DEFAULT_MAX_BYTES)
+            env = read_envelope(sub.subject, sub.text)
+            # a known campaign a tag names, else one the envelope's CAMPAIGN line names: no body
+            # line overrides a correct tag; an unknown name is for the postmaster to answer
+            name = campaign_named(env, self.sharing.keys() | self.elsewhere.keys()) or env.campaign
+        except Exception as exc:     # before any campaign is known: the postmaster's problem
+            if passes_through(exc):
+                raise
+            if not self.whole_site:
+                return None, SKIP
+            return "", self._noted(postmaster.failed(raw, None, one_line(exc)), postmaster)
         if name not in self.sharing:
             if not self.whole_site:
-                return None      # the tick of the whole directory answers it
-            postmaster.answer(sub, name, self.elsewhere.get(name, ""))
-            return ""
+                return None, SKIP      # the tick of the whole directory answers it
+            return "", self._noted(postmaster.take(raw, sub, name, self.elsewhere.get(name, "")), postmaster)
         if name not in self.active:
-            return None
+            return None, SKIP
         if name not in targets:
             targets[name] = self._open(self.sharing[name], locks)
         target = targets[name]
         if target is None:
-            return None
-        if target.camp.settings.max_mail_bytes != DEFAULT_MAX_BYTES:
-            sub = parse_message(raw, max_bytes=target.camp.settings.max_mail_bytes)
-        take_in(target.camp, target.ruleset, target.intake, sub)
-        return name
+            return None, SKIP
+        return name, self._take(raw, sub, name, target, take_in, targets)
+
+    def _noted(self, verdict: str, postmaster: Postmaster) -> str:
+        if verdict == RETRY:
+            self.log(f"postmaster: a message failed and is retried next tick: {postmaster.last_failure}")
+        elif verdict == HELD:
+            self.log("postmaster: a message was quarantined; see `pbem quarantine list postmaster`")
+        return verdict
+
+    def _take(self, raw: bytes, sub: Submission, name: str, target: _Target, take_in: TakeIn,
+              targets: dict[str, _Target | None]) -> str:
+        """One message for a campaign. What passes the message's boundary (a full disk, an
+        unwritable folder, broken settings) stops that campaign for this tick: its mail waits
+        unmarked."""
+        try:
+            if target.camp.settings.max_mail_bytes != DEFAULT_MAX_BYTES:
+                sub = parse_message(raw, max_bytes=target.camp.settings.max_mail_bytes)
+            return take_in(target.camp, target.ruleset, target.intake, raw, sub)
+        except Exception as exc:      # past the message's boundary: the campaign's own problem
+            if is_injected(exc):
+                raise
+            self.log(f"{name}: NOT PROCESSED: its mail stays in the shared mailbox: {one_line(exc)}")
+            targets[name] = None
+            self.unread.add(name)
+            return RETRY
 
     def _open(self, folder: Path, locks: contextlib.ExitStack) -> _Target | None:
         try:
@@ -154,8 +217,10 @@ class SharedIntake:
         except LockBusy:
             self.log(f"{folder.name}: busy; its mail stays in the shared mailbox")
             return None
-        except (SettingsError, StoreError, KeyError) as exc:
-            self.log(f"{folder.name}: its mail stays in the shared mailbox: {exc}")
+        except Exception as exc:      # a broken campaign of any kind: its tick reports it
+            if is_injected(exc):
+                raise
+            self.log(f"{folder.name}: its mail stays in the shared mailbox: {one_line(exc)}")
             self.unread.add(folder.name)
             return None
         return _Target(camp, ruleset, Intake(camp, ruleset, self.now))
@@ -193,6 +258,48 @@ class Postmaster:
         self.state = read_toml(path) if path.exists() else {}
         self.changed = False
         sweep_leftovers(self.folder)     # temporary files a killed run left in its state or queue
+        self.quarantine = Quarantine(self.folder)
+        self.last_failure = ""
+
+    def take(self, raw: bytes, sub: Submission, named: str, elsewhere: str) -> str:
+        """answer() behind the message boundary: a failure undoes its effects and counts
+        against the message in the postmaster's quarantine."""
+        before = copy.deepcopy(self.state)
+        try:
+            if self.quarantine.holds(journal_key(sub)):
+                return HELD
+            self.answer(sub, named, elsewhere)
+        except Exception as exc:
+            if passes_through(exc):
+                raise
+            self.state = before
+            return self.failed(raw, sub, one_line(exc))
+        self.quarantine.succeeded(journal_key(sub))
+        return DONE
+
+    def failed(self, raw: bytes, sub: Submission | None, reason: str) -> str:
+        """Count a failure; the QUARANTINE_AFTER-th sets the message aside, with one plain
+        reply where the sender is usable (pbem.toml names no GM: the log says it)."""
+        sub = sub or unreadable(raw)
+        key = journal_key(sub)
+        self.last_failure = f"{key}: {reason}"
+        if self.quarantine.failed(key, reason, self.now) < QUARANTINE_AFTER:
+            return RETRY
+        held = self.quarantine.hold(key, raw, sub, reason, self.now)
+        self.state.setdefault("journal", {})[key] = {"note": "quarantined", "at": iso(self.now)}
+        self.changed = True
+        if usable_sender(sub, self.own) and self._may_answer(sub.sender):
+            text = render("common", "quarantined", {"title": "pbem", "held": held, "now": self.now})
+            domain = self.site.address.partition("@")[2] or "localhost"
+            mail = OutgoingMail(key=f"quarantined/{held.id}", to=(sub.sender,), markdown=text,
+                                subject="your message could not be processed", sender=f"pbem <{self.site.address}>")
+            try:
+                reply = compose(mail, campaign="postmaster", domain=domain, date=self.now)
+            except ValueError as exc:     # a sender compose cannot write: the message stays set aside
+                self.last_failure += f"; its sender could not be answered: {one_line(exc)}"
+                return HELD
+            enqueue(self.folder, reply)
+        return HELD
 
     def answer(self, sub: Submission, named: str, elsewhere: str = "") -> None:
         """Reply once to mail for no campaign here; `elsewhere` is the address of a campaign

@@ -1,8 +1,10 @@
-"""`pbem tick [--root DIR] [--now TIME]`: the cron job."""
+"""`pbem tick [--root DIR] [--now TIME] [--quiet]`: the cron job. It exits with 1 when a campaign
+was not processed; each such campaign is one line (on stderr with --quiet), never a traceback."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC
 from pathlib import Path
 
@@ -21,6 +23,9 @@ def run(args: argparse.Namespace) -> int:
 
     now = parse_time(args.now) if args.now else datetime.now(UTC)
     log = tick(args.root, now)
+    problems = [line for line in log.lines if "NOT PROCESSED" in line]
     if not args.quiet:
         print("\n".join(log.lines) or "nothing to do")
-    return 1 if any("NOT PROCESSED" in line for line in log.lines) else 0
+    for line in problems if args.quiet else []:      # cron mails what a quiet run writes: one line each
+        print(f"pbem: {line}", file=sys.stderr)
+    return 1 if problems else 0

@@ -16,6 +16,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 
+QUARANTINE_MAILDIR = ".Quarantine"
+"""The Maildir++ subfolder that holds quarantined messages of a Maildir inbox."""
+
+
 @dataclass(frozen=True)
 class InboxItem:
     key: str
@@ -70,6 +74,15 @@ class MaildirInbox:
                 flags = "".join(sorted(set(_flags(file.name)) | {"S"}))
                 _move(file, self.path / "cur" / f"{key}{mailbox.Maildir.colon}2,{flags}")
 
+    def quarantine(self, key: str) -> None:
+        """Move it to the Maildir++ subfolder `.Quarantine`, which mail clients show as a folder."""
+        target = self.path / QUARANTINE_MAILDIR
+        for folder in ("new", "cur", "tmp"):
+            (target / folder).mkdir(parents=True, exist_ok=True)
+        for file in self._files():
+            if _key(file.name) == key:
+                _move(file, target / "cur" / file.name if file.parent.name == "cur" else target / "new" / file.name)
+
     def close(self) -> None:
         """Nothing held back: marks are renames, done at once."""
 
@@ -96,6 +109,14 @@ class EmlFolderInbox:
             raise ValueError(f"not an .eml file name: {key!r}")
         (self.path / "processed").mkdir(exist_ok=True)
         _move(self.path / key, self.path / "processed" / key)
+
+    def quarantine(self, key: str) -> None:
+        """Move it to quarantine/ (from processed/ too, should it have been marked first)."""
+        if Path(key).name != key or key in ("", ".", ".."):
+            raise ValueError(f"not an .eml file name: {key!r}")
+        (self.path / "quarantine").mkdir(exist_ok=True)
+        for source in (self.path / key, self.path / "processed" / key):
+            _move(source, self.path / "quarantine" / key)
 
     def close(self) -> None:
         """Nothing held back: marks are renames, done at once."""
