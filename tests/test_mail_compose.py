@@ -128,7 +128,7 @@ def test_compose_keeps_headers_on_one_line() -> None:
 def test_compose_refuses_naive_dates_and_empty_recipients() -> None:
     with pytest.raises(ValueError, match="aware"):
         compose(REPORT, campaign="rift", domain="d", date=datetime(2024, 6, 3))
-    with pytest.raises(ValueError, match="no recipients"):
+    with pytest.raises(ValueError, match="no recipients with a usable address"):
         build(dataclasses.replace(REPORT, to=()))
 
 
@@ -295,3 +295,13 @@ def test_autolinks_in_player_text_stay_text() -> None:
 
     html = markdown_to_html(md_escape("<https://evil.example/login> <me@evil.example> [x](https://evil.example)"))
     assert "<a" not in html and "evil.example/login" in html
+
+
+@pytest.mark.parametrize("to", [(), ("",), ("Bob <>",), ("undisclosed-recipients:;",)])
+def test_a_mail_without_a_usable_recipient_is_refused_in_one_line(to: tuple[str, ...]) -> None:
+    with pytest.raises(ValueError, match="^mail 'turn-3/report/red' has no recipients with a usable address$"):
+        build(dataclasses.replace(REPORT, to=to))
+
+
+def test_recipients_without_an_address_are_left_out() -> None:
+    assert reread(build(dataclasses.replace(REPORT, to=("", "red@example.org"))))["To"] == "red@example.org"

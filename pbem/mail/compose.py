@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage, MIMEPart
 from email.policy import Policy
-from email.utils import format_datetime, formataddr
+from email.utils import format_datetime, formataddr, parseaddr
 from xml.etree.ElementTree import Element
 
 import markdown
@@ -58,8 +58,8 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
     multipart/mixed when there are attachments."""
     if date.tzinfo is None:
         raise ValueError("compose needs an aware date")
-    if not mail.to:
-        raise ValueError(f"mail {mail.key!r} has no recipients")
+    if not _recipients(mail):
+        raise ValueError(f"mail {safe_header(mail.key)!r} has no recipients with a usable address")
     msg = EmailMessage()
     for name, value in _headers(mail, message_id_for(campaign, mail.key, domain), date):
         msg[name] = value
@@ -101,7 +101,7 @@ def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[
     ]
     return [
         ("From", _mailbox(mail.sender)),
-        ("To", ", ".join(_mailbox(address) for address in mail.to)),
+        ("To", ", ".join(_recipients(mail))),
         ("Subject", safe_header(mail.subject)),
         ("Date", format_datetime(date)),
         ("Message-ID", IdsHeader("Message-ID", msg_ids(message_id)[:1])),
@@ -184,6 +184,12 @@ def _drop_mime_version(part: MIMEPart) -> None:
 
 def _list_id(value: str) -> str:
     return value if not value or "<" in value else f"<{value}>"
+
+
+def _recipients(mail: OutgoingMail) -> list[str]:
+    """The To entries that name an address: an empty one (mail from no usable sender) would
+    give a To the SMTP server refuses, and the mail would wait in the queue forever."""
+    return [box for box in map(_mailbox, mail.to) if re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", parseaddr(box)[1])]
 
 
 def _mailbox(value: str) -> str:
