@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,25 @@ def test_a_secret_in_a_gm_command_is_not_quoted_in_the_gm_ack(camp: Campaign) ->
     [ack] = outbox(camp, "gm@")
     text = body(ack)
     assert gm not in text and red not in text and text.count(MARK) == 2
+
+
+def test_the_postmaster_does_not_quote_the_envelope_secret_of_mail_for_no_campaign(tmp_path: Path) -> None:
+    import email
+    import tomli_w
+    from email import policy
+
+    from pbem.engine import tick
+    from tests.mail.conftest import make_campaign
+
+    root = tmp_path / "campaigns"
+    root.mkdir()
+    spec = {"inbox": {"type": "eml", "path": "inbox"}, "outbox": {"type": "maildir", "path": "outbox"}}
+    (root / "pbem.toml").write_text(tomli_w.dumps({"address": "orders@pbem.test", "transport": spec}))
+    make_campaign(root, "rift")
+    (root / "inbox").mkdir()
+    red = SECRETS["red"]
+    (root / "inbox" / "m.eml").write_bytes(f"From: alice@pbem.test\r\nSubject: orders {red}\r\nMessage-ID: <m@x>\r\n\r\n"
+                                           f"PLAYER red {red}\r\nR-1 H\r\n".encode())
+    tick(root, datetime(2026, 11, 23, 10, 0, tzinfo=UTC))
+    [answer] = [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in root.rglob("new/*")]
+    assert red not in answer.as_string() and MARK in str(answer["Subject"])
