@@ -18,6 +18,7 @@ however it is grouped, spaced or cased.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -32,10 +33,16 @@ SCRYPT_CHECKS = 4
 WINDOW = credentials.GROUPS
 """A generated secret typed with spaces between its groups spans up to this many words."""
 
-MAX_GENERATED = 64
-"""Longer runs are not tried: a generated secret has 20 characters (a GM may set others)."""
+MIN_GENERATED, MAX_GENERATED = 12, 64
+"""Runs of other lengths are not tried: a generated secret has 20 characters (a GM may set others)."""
 
 _EDGES = "'\"`()[]{}<>,;:.!?*_"
+_GROUPS = re.compile(r"[A-Za-z0-9-]+")
+
+
+def _sha256(canonical: str) -> str:
+    """credentials.hash_generated of a secret already in canonical form."""
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
 class SecretMask:
@@ -53,18 +60,19 @@ class SecretMask:
         return self._pattern.sub(MARK, text) if self._pattern else text
 
     def _find_generated(self, words: list[str], hashes: set[str]) -> None:
-        """Runs of words that hash to a stored generated secret (typed with any grouping)."""
+        """Runs of words that hash to a stored generated secret (typed with any grouping):
+        only runs of letters, digits and dashes, MIN_GENERATED to MAX_GENERATED long."""
         if not hashes:
             return
-        for start in range(len(words)):
+        parts = [word.replace("-", "").upper() if _GROUPS.fullmatch(word) else "" for word in words]
+        for start in range(len(parts)):
             canonical = ""
-            for word in words[start:start + WINDOW]:
-                canonical += word.replace("-", "").upper()
-                if len(canonical) > MAX_GENERATED:
+            for part in parts[start:start + WINDOW]:
+                canonical += part
+                if not part or len(canonical) > MAX_GENERATED:
                     break
-                if credentials.hash_generated(canonical) in hashes:
+                if len(canonical) >= MIN_GENERATED and _sha256(canonical) in hashes:
                     self.generated.add(canonical)
-
 
     def _find_chosen(self, words: list[str], stored: list[str]) -> None:
         """Words shaped like a chosen secret, checked with scrypt within the budget."""

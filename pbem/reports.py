@@ -39,7 +39,8 @@ def md_escape_prose(value: Any) -> str:
     `md`, except that their `code spans` are kept, so command hints stay readable. Nothing
     inside a code span is live Markdown, and everything outside is escaped, so the player's
     part can never become a link, an image or markup, wherever it stands."""
-    text, parts, position = str(value), [], 0
+    text, position = str(value), 0
+    parts: list[str] = []
     for match in _CODE_SPAN.finditer(text):
         parts += [md_escape(text[position:match.start()]), match.group()]
         position = match.end()

@@ -165,6 +165,9 @@ class IdsHeader(str):
         header.name = name
         return header
 
+    def __reduce__(self) -> tuple[type[IdsHeader], tuple[str, list[str]]]:
+        return IdsHeader, (self.name, self.split())
+
     def fold(self, *, policy: Policy) -> str:
         limit = policy.max_line_length or 78
         lines = [f"{self.name}:"]

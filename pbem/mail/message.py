@@ -31,9 +31,10 @@ class Submission:
     message_id: str
     """The Message-ID with <>, or "<sha256-HEX@pbem.invalid>" from the raw bytes."""
     sender: str
-    """Bare From address, lower-cased; "" when there is none."""
+    """Bare From address, lower-cased; "" when there is no usable one (never answered)."""
     sender_name: str
     subject: str
+    """Decoded, on one line: no line breaks, NUL or other control characters."""
     date: datetime | None
     """Aware datetime from the Date header; None if missing or unparseable."""
     text: str
@@ -104,8 +105,12 @@ def _parse(raw: bytes, problems: list[str]) -> Message:
     try:
         return message_from_bytes(raw, policy=_LENIENT)
     except RecursionError:
-        problems.append(f"parts nested too deeply (more than {MAX_DEPTH} levels), read as plain text")
+        problems.append("parts nested too deeply to be read as MIME, read as plain text")
         return _flat(raw)
+
+
+_STRUCTURE = re.compile(r"--\S*|content-[\w-]+:.*|[ \t]+\S.*=.*", re.IGNORECASE)
+"""Lines of MIME structure: boundaries, part headers and their folded parameters."""
 
 
 def _flat(raw: bytes) -> Message:
@@ -115,8 +120,7 @@ def _flat(raw: bytes) -> Message:
     for name in ("Content-Type", "Content-Transfer-Encoding", "Content-Disposition"):
         del msg[name]
     body = raw[len(_head(raw)):].decode("utf-8", "replace")
-    structure = re.compile(r"--\S*|content-[\w-]+:.*|[ \t]+\S.*=.*", re.IGNORECASE)
-    msg.set_payload("\n".join(line for line in body.splitlines() if not structure.fullmatch(line)))
+    msg.set_payload("\n".join(line for line in body.splitlines() if not _STRUCTURE.fullmatch(line)))
     return msg
 
 
