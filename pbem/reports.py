@@ -5,7 +5,10 @@ Loader order: the campaign's own `templates/`, then `templates/<system>/`, then
 copying the rest. Templates are Markdown (`*.md.j2`); the sandbox keeps a
 template from reaching into Python, StrictUndefined makes a missing value fail
 loudly, and the `md` filter escapes player-supplied text so a name like
-`*Bob*` or `<script>` stays literal in both the text and the HTML part.
+`*Bob*` or `<script>` stays literal in both the text and the HTML part. pbem's own
+sentences that carry player text (GM alerts, notes, reasons) go through `md_prose`,
+which keeps their `code spans` and escapes the rest; a line shown as code through
+`md_code`, which no backtick in it can end.
 """
 
 from __future__ import annotations
