@@ -25,6 +25,7 @@ from pbem.forum.config import ForumSettings, forum_settings
 from pbem.isolation import is_injected, one_line
 from pbem.journal import handled, journal_key
 from pbem.mail.message import Submission
+from pbem.masking import SecretMask, masked
 from pbem.orders import InvalidOrder, OrderProblem
 from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
 from pbem.schedule import iso, parse_duration, parse_time
@@ -277,7 +278,23 @@ class Intake:
             "help": self.ruleset.help_text(ctx, player) if "HELP" in words else "",
             "status": self.ruleset.status(ctx, player) if "STATUS" in words else {},
         }
-        return self._reply(sub, "ack", context)
+        mask = self._mask(sub, player)
+        quoted = {key: masked(context[key], mask) for key in ("accepted", "problems", "notes")}
+        return self._masked(self._reply(sub, "ack", context | quoted), mask)
+
+    def _mask(self, sub: Submission, first: Player) -> SecretMask:
+        """The secrets to hide in what a reply quotes back (pbem.masking): the envelope's, a
+        PASSWORD's, and any stored secret of the campaign the sender typed, `first`'s tried first."""
+        env = read_envelope(sub.subject, sub.text)
+        chosen = [c.partition(" ")[2] for _, c in env.commands if c.startswith("PASSWORD ")]
+        people = {p.id: p for p in (first, self.camp.settings.gm, *self.camp.settings.players)}
+        return SecretMask(f"{sub.subject}\n{sub.text}", [env.secret, *(c for c in chosen if not credentials.weak_reason(c))],
+                          [self.camp.secret_of(person) for person in people.values()])
+
+    @staticmethod
+    def _masked(reply: Reply, mask: SecretMask) -> Reply:
+        reply.subject = mask(reply.subject)
+        return reply
 
     # -- the game master -----------------------------------------------------
     def _gm(self, sub: Submission, env: Envelope) -> Outcome:
@@ -285,7 +302,9 @@ class Intake:
         if sub.sender not in gm.emails or not credentials.check(env.secret, self.camp.secret_of(gm)):
             return self._auth_failed(sub)
         lines = [f"{no}: {self.gm_command(text.split())}" for no, text in env.lines + env.commands]
-        return Outcome([self._reply(sub, "gm_ack", {"lines": lines}), *self.take_mailings()], note="processed: gm")
+        mask = self._mask(sub, gm)
+        reply = self._masked(self._reply(sub, "gm_ack", {"lines": masked(lines, mask)}), mask)
+        return Outcome([reply, *self.take_mailings()], note="processed: gm")
 
     def take_mailings(self) -> list[Reply]:
         """Mails a GM command asked for (e.g. REPLACE's welcome), handed out once."""

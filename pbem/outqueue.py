@@ -47,9 +47,10 @@ def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None
     sent_dir.mkdir(parents=True, exist_ok=True)
     try:
         for path in (queued := pending(folder)):
-            # compat32 keeps the stored header lines as they are: the transport needs the
+            # compat32 without a line length keeps the stored header lines as they are (with
+            # one, it folds again, before a long In-Reply-To id): the transport needs the
             # message as written, and re-reading every header costs more than sending it.
-            msg = BytesParser(policy=policy.compat32).parsebytes(path.read_bytes())
+            msg = BytesParser(policy=policy.compat32.clone(max_line_length=None)).parsebytes(path.read_bytes())
             try:
                 transport.send(msg)  # type: ignore[arg-type]
             except MailUnavailable as exc:

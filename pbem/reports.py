@@ -5,7 +5,10 @@ Loader order: the campaign's own `templates/`, then `templates/<system>/`, then
 copying the rest. Templates are Markdown (`*.md.j2`); the sandbox keeps a
 template from reaching into Python, StrictUndefined makes a missing value fail
 loudly, and the `md` filter escapes player-supplied text so a name like
-`*Bob*` or `<script>` stays literal in both the text and the HTML part.
+`*Bob*` or `<script>` stays literal in both the text and the HTML part. pbem's own
+sentences that carry player text (GM alerts, notes, reasons) go through `md_prose`,
+which keeps their `code spans` and escapes the rest; a line shown as code through
+`md_code`, which no backtick in it can end.
 """
 
 from __future__ import annotations
@@ -31,6 +34,33 @@ def md_escape(value: Any) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(value))
 
 
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)([^\n]*?[^`\n])\1(?!`)")
+
+
+def md_escape_prose(value: Any) -> str:
+    """pbem's own sentences that carry player text (GM alerts, notes, reasons): escaped like
+    `md`, except that their `code spans` are kept, so command hints stay readable. Nothing
+    inside a code span is live Markdown, and everything outside is escaped, so the player's
+    part can never become a link, an image or markup, wherever it stands."""
+    text, position = str(value), 0
+    parts: list[str] = []
+    for match in _CODE_SPAN.finditer(text):
+        parts += [md_escape(text[position:match.start()]), match.group()]
+        position = match.end()
+    return "".join(parts) + md_escape(text[position:])
+
+
+def md_code(value: Any) -> str:
+    """Text shown as one code span (e.g. an accepted order line), fenced with more backticks
+    than any run in it, so that no backtick of the text can end the span early."""
+    text = " ".join(str(value).splitlines())
+    if not text:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 @lru_cache(maxsize=32)
 def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironment:
     paths = [Path(campaign_templates)] if campaign_templates else []
@@ -44,6 +74,8 @@ def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironme
         keep_trailing_newline=True,
     )
     env.filters["md"] = md_escape
+    env.filters["md_prose"] = md_escape_prose
+    env.filters["md_code"] = md_code
     return env
 
 

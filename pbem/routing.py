@@ -29,6 +29,7 @@ from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
+from pbem.masking import SecretMask
 from pbem.outqueue import deliver, enqueue
 from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Quarantine, unreadable, usable_sender
 from pbem.reports import render
@@ -356,9 +357,10 @@ class Postmaster:
         return allowed
 
     def _reply(self, sub: Submission, named: str, elsewhere: str):  # type: ignore[no-untyped-def]
-        context = {"named": named, "subject": sub.subject, "address": self.site.address, "elsewhere": elsewhere}
+        quoted = SecretMask(sub.subject, [read_envelope(sub.subject, sub.text).secret])(sub.subject)
+        context = {"named": named, "subject": quoted, "address": self.site.address, "elsewhere": elsewhere}
         text = render("common", "unrouted", context, self.site.root)
-        subject = sub.subject if sub.subject.lower().startswith("re:") else f"Re: {sub.subject or 'your mail'}"
+        subject = quoted if quoted.lower().startswith("re:") else f"Re: {quoted or 'your mail'}"
         domain = self.site.address.partition("@")[2] or "localhost"
         mail = OutgoingMail(key=f"unrouted/{journal_key(sub)}", to=(sub.sender,), subject=subject, markdown=text,
                             sender=f"pbem <{self.site.address}>", in_reply_to=sub.message_id,

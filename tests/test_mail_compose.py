@@ -128,7 +128,7 @@ def test_compose_keeps_headers_on_one_line() -> None:
 def test_compose_refuses_naive_dates_and_empty_recipients() -> None:
     with pytest.raises(ValueError, match="aware"):
         compose(REPORT, campaign="rift", domain="d", date=datetime(2024, 6, 3))
-    with pytest.raises(ValueError, match="no recipients"):
+    with pytest.raises(ValueError, match="no recipients with a usable address"):
         build(dataclasses.replace(REPORT, to=()))
 
 
@@ -199,3 +199,109 @@ def test_player_text_stays_readable_in_the_text_part_and_inert_in_html() -> None
     assert md_escape("+1 S") == "+1 S"
     html = markdown_to_html(text)
     assert "&lt;script&gt;" in html and "<blockquote>" not in html and "<em>" not in html
+
+
+# --- hostile text: headers made safe in one place -------------------------------------------
+
+OUTLOOK_ID = "<" + "DB9PR07MB1234ABCDEF0123456789" * 2 + "AB12@DB9PR07MB1234.eurprd07.prod.outlook.com>"
+
+
+def reply_to(raw: bytes) -> EmailMessage:
+    """What intake does with a mail: parse it, answer with its subject, text and ids."""
+    sub = parse_message(raw)
+    mail = OutgoingMail(key=f"reply/{sub.message_id}/ack", to=("red@example.org",), subject=f"Re: {sub.subject}",
+                        markdown=f"You wrote:\n\n{sub.text}\n", sender="Rift <rift@x.org>",
+                        in_reply_to=sub.message_id, references=(*sub.references, sub.message_id), auto_reply=True)
+    return compose(mail, campaign="rift", domain="x.org", date=WHEN)
+
+
+def serialised(msg: EmailMessage) -> bytes:
+    return msg.as_bytes(policy=policy.SMTP)
+
+
+@pytest.mark.parametrize("brk", ["\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\x00", "\r", "\n"])
+def test_a_subject_with_any_line_break_character_gives_one_header_line(brk: str) -> None:
+    msg = build(dataclasses.replace(REPORT, subject=f"hi{brk}there", sender=f"Rift{brk}GM <rift@x.org>"))
+    back = message_from_bytes(serialised(msg), policy=policy.default)
+    assert back["Subject"] == "hi there" and back["From"] == "Rift GM <rift@x.org>"
+
+
+def test_an_encoded_vertical_tab_in_a_subject_is_answered() -> None:
+    raw = b"From: red@example.org\r\nSubject: =?utf-8?q?hi=0Bthere?=\r\nMessage-ID: <vt@example.org>\r\n\r\nR-1 H\r\n"
+    back = message_from_bytes(serialised(reply_to(raw)), policy=policy.default)
+    assert back["Subject"] == "Re: hi there"
+
+
+def test_lone_surrogates_from_utf7_become_replacement_characters() -> None:
+    raw = (b"From: red@example.org\r\nSubject: =?utf-7?Q?+2AA-?=\r\nMessage-ID: <u7@example.org>\r\n"
+           b"Content-Type: text/plain; charset=utf-7\r\n\r\nR-1 H +2AA- end\r\n")
+    back = message_from_bytes(serialised(reply_to(raw)), policy=policy.default)
+    assert back["Subject"] == "Re: \ufffd"
+    plain = back.get_body(("plain",))
+    assert plain is not None and "R-1 H \ufffd end" in plain.get_content()
+    assert "R-1 H \ufffd end" in html_of(back)
+
+
+def test_nul_in_an_incoming_header_never_reaches_the_reply() -> None:
+    raw = b"From: red@example.org\r\nSubject: a\x00b =?utf-8?q?c=00d?=\r\nMessage-ID: <n\x00ul@example.org>\r\n\r\nx\x00y\r\n"
+    data = serialised(reply_to(raw))
+    assert b"\x00" not in data and b"=00" not in data
+    back = message_from_bytes(data, policy=policy.default)
+    assert back["Subject"] == "Re: a b c d" and "In-Reply-To" not in back
+
+
+def test_a_long_outlook_message_id_threads_verbatim() -> None:
+    assert len(OUTLOOK_ID) >= 100
+    raw = f"From: red@example.org\r\nSubject: orders\r\nMessage-ID: {OUTLOOK_ID}\r\n\r\nR-1 H\r\n".encode()
+    data = serialised(reply_to(raw))
+    assert f"In-Reply-To: {OUTLOOK_ID}\r\nReferences: {OUTLOOK_ID}\r\n".encode() in data
+    back = message_from_bytes(data, policy=policy.default)
+    assert back["In-Reply-To"] == OUTLOOK_ID and back["References"] == OUTLOOK_ID
+
+
+def test_many_long_references_fold_between_ids_only() -> None:
+    ids = tuple(OUTLOOK_ID.replace("AB12", f"{n:04}") for n in range(5))
+    mail = dataclasses.replace(REPORT, subject="Turn 3", in_reply_to=ids[-1], references=ids[:-1])
+    head = serialised(build(mail)).partition(b"\r\n\r\n")[0].decode("ascii")
+    assert f"References: {ids[0]}\r\n {ids[1]}\r\n" in head
+    assert all(len(line) <= 998 for line in head.split("\r\n")) and "=?" not in head
+    assert reread(build(mail))["References"] == " ".join(ids)
+
+
+def test_a_reply_to_mail_without_a_message_id_has_no_in_reply_to() -> None:
+    raw = b"From: red@example.org\r\nSubject: orders\r\n\r\nR-1 H\r\n"
+    back = message_from_bytes(serialised(reply_to(raw)), policy=policy.default)
+    assert "In-Reply-To" not in back and "References" not in back
+    assert back["Message-ID"].endswith("@x.org>")
+
+
+def test_ids_that_are_not_message_ids_are_dropped_not_encoded() -> None:
+    mail = dataclasses.replace(REPORT, in_reply_to="<läuft@example.org>",
+                               references=("no-brackets@example.org", "<no-at>", "<fine@example.org>", "<a b@c>"))
+    back = message_from_bytes(serialised(build(mail)), policy=policy.default)
+    assert "In-Reply-To" not in back and back["References"] == "<fine@example.org>"
+
+
+def test_safe_header_and_safe_text() -> None:
+    from pbem.mail.compose import msg_ids, safe_header, safe_text
+
+    assert safe_header(" a\x00b\u2028c \ud800 \t d\r\n") == "a b c \ufffd d"
+    assert safe_text("a\x00b\r\nc\rd\u2028e\x0b\ud800\tf") == "ab\nc\nd\ne\ufffd\tf"
+    assert msg_ids("x <a@b> <a@b> <c d@e> <f@g>") == ["<a@b>", "<f@g>"]
+
+
+def test_autolinks_in_player_text_stay_text() -> None:
+    from pbem.reports import md_escape
+
+    html = markdown_to_html(md_escape("<https://evil.example/login> <me@evil.example> [x](https://evil.example)"))
+    assert "<a" not in html and "evil.example/login" in html
+
+
+@pytest.mark.parametrize("to", [(), ("",), ("Bob <>",), ("undisclosed-recipients:;",)])
+def test_a_mail_without_a_usable_recipient_is_refused_in_one_line(to: tuple[str, ...]) -> None:
+    with pytest.raises(ValueError, match="^mail 'turn-3/report/red' has no recipients with a usable address$"):
+        build(dataclasses.replace(REPORT, to=to))
+
+
+def test_recipients_without_an_address_are_left_out() -> None:
+    assert reread(build(dataclasses.replace(REPORT, to=("", "red@example.org"))))["To"] == "red@example.org"

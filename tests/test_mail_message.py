@@ -265,3 +265,46 @@ def test_html_blockquotes_are_marked_as_quotes() -> None:
 
 def test_html_whitespace_collapses_except_in_pre() -> None:
     assert html_to_text("<p>a \n  b</p><pre>x  y\n  z</pre>") == "a b\nx  y\n  z"
+
+
+# --- hostile mail --------------------------------------------------------------------------
+
+
+def nested(levels: int, text: bytes = b"PLAYER red secret\r\nR-1 H\r\n") -> bytes:
+    inner = b"Content-Type: text/plain\r\n\r\n" + text
+    for level in range(levels):
+        boundary = b"b%d" % level
+        inner = (b"Content-Type: multipart/mixed; boundary=" + boundary + b"\r\n\r\n--" + boundary + b"\r\n"
+                 + inner + b"\r\n--" + boundary + b"--\r\n")
+    return b"From: red@example.org\r\nSubject: deep\r\nMessage-ID: <deep@example.org>\r\n" + inner
+
+
+def test_980_nested_multipart_levels_are_read_flat_not_raised() -> None:
+    raw = nested(980)
+    assert 60_000 < len(raw) < 256 * 1024
+    mail = parse_message(raw)
+    assert mail.text == "PLAYER red secret\nR-1 H"
+    assert "parts nested too deeply to be read as MIME, read as plain text" in mail.problems
+    assert (mail.sender, mail.message_id) == ("red@example.org", "<deep@example.org>")
+
+
+def test_parts_nested_deeper_than_the_limit_are_noted_not_read() -> None:
+    from pbem.mail.message import MAX_DEPTH
+
+    assert parse_message(nested(MAX_DEPTH)).text == "PLAYER red secret\nR-1 H"
+    deep = parse_message(nested(MAX_DEPTH + 5))
+    assert deep.text == "" and f"parts nested deeper than {MAX_DEPTH} levels were not read" in deep.problems
+
+
+@pytest.mark.parametrize("sender", ["", "From: \r\n", "From: undisclosed-recipients:;\r\n", "From: Bob\r\n",
+                                    "From: bob@\r\n", "From: <@example.org>\r\n", "From: a\x00b@example.org\r\n",
+                                    "From: Friends: a@example.org, b@example.org;\r\n"])
+def test_a_mail_without_a_usable_sender_has_sender_empty(sender: str) -> None:
+    mail = parse_message(f"{sender}Subject: hi\r\n\r\nR-1 H\r\n".encode())
+    assert mail.sender == "" and "no sender address" in mail.problems
+
+
+def test_line_breaks_and_nul_in_headers_become_spaces() -> None:
+    raw = b"From: =?utf-8?q?Red=0BPlayer=00?= <red@example.org>\r\nSubject: =?utf-8?q?hi=0Bthere?= a\x00b\r\n\r\nx\r\n"
+    mail = parse_message(raw)
+    assert (mail.subject, mail.sender_name, mail.sender) == ("hi there a b", "Red Player", "red@example.org")

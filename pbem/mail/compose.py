@@ -2,6 +2,11 @@
 
 Message-IDs are derived from the campaign and the mail's key, so composing the same mail
 again after a crash gives the same message, and delivery can recognise it.
+
+Every header value passes through `safe_header` (or, for Message-ID, In-Reply-To and
+References, through `msg_ids` and the verbatim `IdsHeader`), and the body through
+`safe_text`: whatever a player put into a subject, a name or a text, composing never raises
+and never writes a header line a player chose.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage, MIMEPart
-from email.utils import format_datetime, formataddr
+from email.policy import Policy
+from email.utils import format_datetime, formataddr, parseaddr
 from xml.etree.ElementTree import Element
 
 import markdown
@@ -43,8 +49,8 @@ class OutgoingMail:
 
 def message_id_for(campaign: str, key: str, domain: str) -> str:
     """The Message-ID of a campaign's mail: the same campaign and key always give the same id."""
-    digest = hashlib.sha256(f"{campaign}\0{key}".encode()).hexdigest()[:32]
-    return f"<{digest}@{domain}>"
+    digest = hashlib.sha256(f"{campaign}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"<{digest}@{re.sub(r'[^!-;=?-~]', '', domain) or 'localhost'}>"
 
 
 def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -> EmailMessage:
@@ -52,12 +58,12 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
     multipart/mixed when there are attachments."""
     if date.tzinfo is None:
         raise ValueError("compose needs an aware date")
-    if not mail.to:
-        raise ValueError(f"mail {mail.key!r} has no recipients")
+    if not _recipients(mail):
+        raise ValueError(f"mail {safe_header(mail.key)!r} has no recipients with a usable address")
     msg = EmailMessage()
     for name, value in _headers(mail, message_id_for(campaign, mail.key, domain), date):
         msg[name] = value
-    msg.set_content(mail.markdown, cte="quoted-printable")
+    msg.set_content(safe_text(mail.markdown), cte="quoted-printable")
     msg.add_alternative(_document(mail), subtype="html", cte="quoted-printable")
     for filename, mime_type, data in mail.attachments:
         maintype, subtype = _mime(mime_type)
@@ -86,21 +92,90 @@ def _converter() -> markdown.Markdown:
 
 
 def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[str, str]]:
+    in_reply_to = _real(msg_ids(mail.in_reply_to))
     optional = [
-        ("In-Reply-To", mail.in_reply_to),
-        ("References", _references(mail)),
+        ("In-Reply-To", IdsHeader("In-Reply-To", in_reply_to[-1:])),
+        ("References", IdsHeader("References", _real(msg_ids(*mail.references, *in_reply_to[-1:])))),
         ("Auto-Submitted", "auto-replied" if mail.auto_reply else "auto-generated"),
-        ("List-Id", _list_id(mail.list_id)),
+        ("List-Id", safe_header(_list_id(mail.list_id))),
     ]
     return [
         ("From", _mailbox(mail.sender)),
-        ("To", ", ".join(mail.to)),
-        ("Subject", _one_line(mail.subject)),
+        ("To", ", ".join(_recipients(mail))),
+        ("Subject", safe_header(mail.subject)),
         ("Date", format_datetime(date)),
-        ("Message-ID", message_id),
+        ("Message-ID", IdsHeader("Message-ID", msg_ids(message_id)[:1])),
         *((name, value) for name, value in optional if value),
-        ("X-Pbem-Key", _one_line(mail.key)),
+        ("X-Pbem-Key", safe_header(mail.key)),
     ]
+
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Control characters: among them everything str.splitlines (and so the email package)
+takes for a line break: \\r \\n \\v \\f \\x1c-\\x1e \\x85, and U+2028/U+2029."""
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+"""Lone surrogates, as the utf-7 and unicode_escape codecs produce: no charset can write them."""
+
+
+def safe_header(value: str) -> str:
+    """A header value pbem may write, made from any text: line breaks and other control
+    characters become spaces (runs of white space one), code points no charset can encode
+    become U+FFFD. The email package then encodes what is not ASCII (RFC 2047)."""
+    text = _UNSAFE.sub(" ", _SURROGATE.sub("\ufffd", value))
+    return " ".join(text.split())
+
+
+def safe_text(text: str) -> str:
+    """A mail body made from any text: LF line ends, lone surrogates as U+FFFD, and no
+    control characters but tab and newline (NUL and its kin have no place in a mail)."""
+    text = _SURROGATE.sub("\ufffd", text.replace("\r\n", "\n")).replace("\r", "\n")
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "", text.replace("\u2028", "\n").replace("\u2029", "\n"))
+
+
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,400}@[!-;=?-~]{1,400}>")
+"""An id that can be written as it is: <left@right>, printable ASCII, no white space."""
+_NO_MAIL = re.compile(r"\.invalid>$", re.IGNORECASE)
+"""The reserved .invalid domain (RFC 2606): the id pbem makes up for a mail without one
+(pbem.mail.message), which no mail client knows."""
+
+
+def msg_ids(*values: str) -> list[str]:
+    """The well-formed message ids in values, each once, in order. Anything else an
+    incoming mail put there is dropped: an id is written verbatim or not at all, because an
+    RFC 2047-encoded id no longer matches and mail clients cannot thread the reply."""
+    found = (match.group() for value in values for match in _MSG_ID.finditer(value))
+    return [*dict.fromkeys(found)]
+
+
+def _real(ids: list[str]) -> list[str]:
+    """The ids a mail client may know: a reply to mail that had no Message-ID has no In-Reply-To."""
+    return [ident for ident in ids if not _NO_MAIL.search(ident)]
+
+
+class IdsHeader(str):
+    """Message-ID, In-Reply-To or References, written verbatim: the email package would fold
+    a line longer than 78 characters (an Outlook id) into RFC 2047 encoded words. This value
+    has the `name` and `fold` an EmailPolicy asks of a header object, and folds only at the
+    white space between ids, so each id stays whole on one line (the first on the name's)."""
+
+    name: str
+
+    def __new__(cls, name: str, ids: list[str]) -> IdsHeader:
+        header = super().__new__(cls, " ".join(ids))
+        header.name = name
+        return header
+
+    def __reduce__(self) -> tuple[type[IdsHeader], tuple[str, list[str]]]:
+        return IdsHeader, (self.name, self.split())
+
+    def fold(self, *, policy: Policy) -> str:
+        limit = policy.max_line_length or 78
+        lines = [f"{self.name}:"]
+        for ident in self.split():
+            if len(lines[-1]) + 1 + len(ident) > limit and lines[-1] != f"{self.name}:":
+                lines.append("")
+            lines[-1] += f" {ident}"
+        return policy.linesep.join(lines) + policy.linesep
 
 
 def _drop_mime_version(part: MIMEPart) -> None:
@@ -110,28 +185,23 @@ def _drop_mime_version(part: MIMEPart) -> None:
         _drop_mime_version(sub)
 
 
-def _references(mail: OutgoingMail) -> str:
-    """The given references, ending with the mail replied to (RFC 5322 threading)."""
-    ids = [*mail.references, mail.in_reply_to] if mail.in_reply_to else list(mail.references)
-    return " ".join(dict.fromkeys(ids))
-
-
 def _list_id(value: str) -> str:
     return value if not value or "<" in value else f"<{value}>"
+
+
+def _recipients(mail: OutgoingMail) -> list[str]:
+    """The To entries that name an address: an empty one (mail from no usable sender) would
+    give a To the SMTP server refuses, and the mail would wait in the queue forever."""
+    return [box for box in map(_mailbox, mail.to) if re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", parseaddr(box)[1])]
 
 
 def _mailbox(value: str) -> str:
     """`Name <address>` with the name quoted when it needs it: an unquoted "Daemon Rift: rift"
     would read as an RFC 5322 group, and mail clients would show no sender at all."""
-    name, bracket, rest = _one_line(value).rpartition("<")
+    name, bracket, rest = safe_header(value).rpartition("<")
     if not bracket or not rest.endswith(">"):
-        return _one_line(value)
+        return safe_header(value)
     return formataddr((name.strip().strip('"'), rest[:-1].strip()))
-
-
-def _one_line(text: str) -> str:
-    """Header values never carry line breaks (no header injection from names)."""
-    return re.sub(r"[\r\n]+\s*", " ", text).strip()
 
 
 def _mime(mime_type: str) -> tuple[str, str]:
@@ -144,8 +214,8 @@ def _mime(mime_type: str) -> tuple[str, str]:
 def _document(mail: OutgoingMail) -> str:
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-        f"<title>{html.escape(mail.subject)}</title></head>\n"
-        f"<body>\n{markdown_to_html(mail.markdown)}\n</body></html>\n"
+        f"<title>{html.escape(safe_header(mail.subject))}</title></head>\n"
+        f"<body>\n{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n"
     )
 
 
@@ -165,9 +235,13 @@ class _SafeLinks(Treeprocessor):
 
 class _Untrusted(Extension):
     """Raw HTML is escaped instead of passed through (the Python-Markdown way since
-    safe_mode was removed): without these two processors "<" is just text."""
+    safe_mode was removed): without these processors "<" is just text. Autolinks
+    (`<https://...>`, `<someone@host>`) go too: the `md` filter leaves "<" as typed, so a
+    player's name could otherwise become a live link; pbem's own templates link with
+    `[text](url)`, whose brackets player text never keeps unescaped."""
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.deregister("html_block")
-        md.inlinePatterns.deregister("html")
+        for pattern in ("html", "autolink", "automail"):
+            md.inlinePatterns.deregister(pattern)
         md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)

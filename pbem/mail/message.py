@@ -18,8 +18,10 @@ from email import message_from_bytes
 from email.message import Message
 from email.policy import Compat32
 from email.quoprimime import header_decode
-from email.utils import collapse_rfc2231_value, parseaddr, parsedate_to_datetime
+from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
+
+from pbem.mail.compose import safe_header
 
 
 @dataclass(frozen=True)
@@ -29,9 +31,10 @@ class Submission:
     message_id: str
     """The Message-ID with <>, or "<sha256-HEX@pbem.invalid>" from the raw bytes."""
     sender: str
-    """Bare From address, lower-cased; "" when there is none."""
+    """Bare From address, lower-cased; "" when there is no usable one (never answered)."""
     sender_name: str
     subject: str
+    """Decoded, on one line: no line breaks, NUL or other control characters."""
     date: datetime | None
     """Aware datetime from the Date header; None if missing or unparseable."""
     text: str
@@ -56,7 +59,7 @@ def parse_message(raw: bytes, *, max_bytes: int = 256 * 1024) -> Submission:
     """Read one raw mail; never raises."""
     problems: list[str] = []
     too_large = len(raw) > max_bytes
-    msg = message_from_bytes(_head(raw) if too_large else raw, policy=_LENIENT)
+    msg = _parse(_head(raw) if too_large else raw, problems)
     sender_name, sender = _sender(msg, problems)
     if too_large:
         problems.append(f"message too large ({len(raw)} bytes, limit {max_bytes})")
@@ -96,6 +99,31 @@ _ID = re.compile(r"<[^<>\s]+>")
 _ENCODED_WORD = re.compile(r"=\?([^?\s*]+)(?:\*[^?\s]*)?\?([QqBb])\?([^?\s]*)\?=")
 
 
+def _parse(raw: bytes, problems: list[str]) -> Message:
+    """The parsed message. The email package parses nested multiparts by recursion, so a
+    mail nested a thousand levels deep exhausts the stack: such a mail is read flat."""
+    try:
+        return message_from_bytes(raw, policy=_LENIENT)
+    except RecursionError:
+        problems.append("parts nested too deeply to be read as MIME, read as plain text")
+        return _flat(raw)
+
+
+_STRUCTURE = re.compile(r"--\S*|content-[\w-]+:.*|[ \t]+\S.*=.*", re.IGNORECASE)
+"""Lines of MIME structure: boundaries, part headers and their folded parameters."""
+
+
+def _flat(raw: bytes) -> Message:
+    """The headers, and as a plain text body every line of the mail that is not MIME
+    structure (boundaries and part headers)."""
+    msg = message_from_bytes(_head(raw), policy=_LENIENT)
+    for name in ("Content-Type", "Content-Transfer-Encoding", "Content-Disposition"):
+        del msg[name]
+    body = raw[len(_head(raw)):].decode("utf-8", "replace")
+    msg.set_payload("\n".join(line for line in body.splitlines() if not _STRUCTURE.fullmatch(line)))
+    return msg
+
+
 def _head(raw: bytes) -> bytes:
     """The header block alone: a too-large mail gets a reply but its body is never read."""
     ends = (raw.find(b"\n\n"), raw.find(b"\r\n\r\n"))
@@ -103,7 +131,9 @@ def _head(raw: bytes) -> bytes:
 
 
 def _header(msg: Message, name: str, problems: list[str]) -> str:
-    return _decode_words(str(msg.get(name, "")), problems).strip()
+    """A header's text, decoded, on one line: line breaks, NUL and other control characters
+    an encoded word carried become spaces, so they never reach a reply or a journal."""
+    return safe_header(_decode_words(str(msg.get(name, "")), problems))
 
 
 def _decode_words(value: str, problems: list[str]) -> str:
@@ -132,11 +162,21 @@ def _decode_word(match: re.Match[str], problems: list[str]) -> str:
     return _decode(data, charset, problems)
 
 
+_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9_.-]+")
+"""An address a reply can go to: local@domain in printable ASCII, nothing that needs quoting."""
+
+
 def _sender(msg: Message, problems: list[str]) -> tuple[str, str]:
-    name, address = parseaddr(str(msg.get("From", "")))
-    if not address:
+    """(name, address) of the From; the address is "" when there is no usable one (none,
+    empty, a group such as `undisclosed-recipients:;`, no @, several authors): such mail is
+    never answered."""
+    found = [pair for pair in getaddresses([str(msg.get("From", ""))]) if any(pair)]
+    name, address = found[0] if len(found) == 1 else ("", "")
+    address = address.strip().lower()
+    if not _ADDRESS.fullmatch(address):
         problems.append("no sender address")
-    return _decode_words(name, problems).strip(), address.strip().lower()
+        address = ""
+    return safe_header(_decode_words(name, problems)), address
 
 
 def _message_id(msg: Message, raw: bytes) -> str:
@@ -243,7 +283,7 @@ def _order_text(msg: Message, problems: list[str]) -> str:
 def _texts(msg: Message, problems: list[str]) -> tuple[str, list[str]]:
     """The body (plain text preferred over HTML) and the texts of .txt and .toml attachments."""
     found: dict[str, list[str]] = {"plain": [], "html": [], "file": []}
-    for part in _leaves(msg):
+    for part in _leaves(msg, problems):
         kind = _kind(part)
         if kind == "broken":
             problems.append("broken MIME structure, read as plain text")
@@ -258,14 +298,23 @@ def _texts(msg: Message, problems: list[str]) -> tuple[str, list[str]]:
     return body, found["file"]
 
 
-def _leaves(part: Message) -> Iterator[Message]:
-    """Leaf parts in order; forwarded messages are skipped (not the sender's orders)."""
-    if not part.is_multipart():
-        yield part
-        return
-    for sub in part.get_payload():
-        if isinstance(sub, Message) and sub.get_content_maintype() != "message":
-            yield from _leaves(sub)
+MAX_DEPTH = 20
+"""Multipart levels read; real mail nests three or four deep."""
+
+
+def _leaves(top: Message, problems: list[str]) -> Iterator[Message]:
+    """Leaf parts in order, depth first without recursion; forwarded messages are skipped
+    (not the sender's orders), and so are parts nested deeper than MAX_DEPTH."""
+    stack: list[tuple[Message, int]] = [(top, 0)]
+    while stack:
+        part, depth = stack.pop()
+        if not part.is_multipart():
+            yield part
+        elif depth >= MAX_DEPTH:
+            problems.append(f"parts nested deeper than {MAX_DEPTH} levels were not read")
+        else:
+            subs = [sub for sub in part.get_payload() if isinstance(sub, Message)]
+            stack += [(sub, depth + 1) for sub in reversed(subs) if sub.get_content_maintype() != "message"]
 
 
 def _kind(part: Message) -> str:
