@@ -9,6 +9,9 @@ Engine commands, on a line of their own: HELP, STATUS, CLEAR (withdraw the
 orders on file), PASSWORD <new secret>. The game master signs with
 `GM <secret>` instead of PLAYER. Envelope lines carry secrets and are never
 quoted back.
+
+No line longer than MAX_LINE_CHARS is read, and at most MAX_ORDER_LINES lines go to the
+rule system: the rest become `problems`, so every parser's work stays linear and small.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem.orders import significant_lines
+from pbem.orders import MAX_ORDER_LINES, InvalidOrder, OrderProblem, significant_lines, too_long
 
 TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
 ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "PASSWORD")
@@ -30,6 +33,7 @@ class Envelope:
     gm: bool = False
     commands: list[tuple[int, str]] = field(default_factory=list)   # engine commands (PASSWORD's argument kept)
     lines: list[tuple[int, str]] = field(default_factory=list)      # lines for the rule system
+    problems: list[OrderProblem] = field(default_factory=list)      # lines not read: too long, too many
 
 
 def campaign_tag(subject: str) -> str:
@@ -40,6 +44,10 @@ def campaign_tag(subject: str) -> str:
 def read_envelope(subject: str, text: str) -> Envelope:
     env = Envelope(campaign=campaign_tag(subject))
     for no, line in significant_lines(text):
+        problem = too_long(no, line)
+        if problem is not None:
+            env.problems.append(problem)
+            continue
         word, _, rest = line.partition(" ")
         keyword = word.upper()
         if keyword == "END":
@@ -55,4 +63,16 @@ def read_envelope(subject: str, text: str) -> Envelope:
             env.commands.append((no, f"{keyword} {rest.strip()}".strip()))
         else:
             env.lines.append((no, line))
+    _cap_lines(env)
     return env
+
+
+def _cap_lines(env: Envelope) -> None:
+    """Lines past MAX_ORDER_LINES are left unread, with one problem saying so."""
+    if len(env.lines) > MAX_ORDER_LINES:
+        first = env.lines[MAX_ORDER_LINES][0]
+        env.problems.append(InvalidOrder(f"only the first {MAX_ORDER_LINES} order lines of a message are read; "
+                                         f"{len(env.lines) - MAX_ORDER_LINES} from line {first} on were not: "
+                                         "send fewer lines", first))
+        del env.lines[MAX_ORDER_LINES:]
+    del env.problems[MAX_ORDER_LINES:]

@@ -148,9 +148,12 @@ class Roster:
 
     def entry(self, text: str) -> Entry:
         """The entry named by id or name (case-insensitive; a unique prefix will do)."""
-        index = NameIndex({e.id: (e.name,) for e in self.entries}, what=f"entry of {self.army}")
-        ident = index.lookup(text)
+        ident = self.names().lookup(text)
         return next(e for e in self.entries if e.id == ident)
+
+    def names(self) -> NameIndex:
+        """The entries' ids and names, for lookups."""
+        return NameIndex({e.id: (e.name,) for e in self.entries}, what=f"entry of {self.army}")
 
     def get(self, ident: str) -> Entry | None:
         return next((e for e in self.entries if e.id == ident), None)

@@ -105,13 +105,12 @@ def parse_line(roster: Roster, line: str) -> SheetLine:
 
 def _entry(roster: Roster, words: list[str], cut: int) -> tuple[Entry, int]:
     """The entry the line starts with: the longest run of words naming one, and where it ends."""
-    for end in range(cut, 0, -1):
-        try:
-            return roster.entry(" ".join(words[:end])), end
-        except OrderProblem:
-            if end == 1:
-                break
-    return roster.entry(" ".join(words[:cut])), cut
+    found = roster.names().longest(words, 0, cut)
+    if found is None:
+        return roster.entry(" ".join(words[:cut])), cut      # raises the problem, with a suggestion
+    entry = roster.get(found[0])
+    assert entry is not None
+    return entry, found[1]
 
 
 def _read_words(out: SheetLine, words: list[str]) -> None:
