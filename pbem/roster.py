@@ -283,6 +283,8 @@ def roster_from_toml(text: str, kinds: Mapping[str, str] | None = None, *, ledge
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RosterError([f"not valid TOML: {exc}"]) from exc
+    except RecursionError as exc:      # tomllib reads nested arrays and tables by recursion
+        raise RosterError(["not valid TOML: arrays or tables nested too deeply"]) from exc
     return roster_from_data(data, kinds, ledger=ledger)
 
 
@@ -336,9 +338,12 @@ def toml_blocks(lines: Sequence[tuple[int, str]]) -> list[list[tuple[int, str]]]
     """Numbered TOML lines cut into one block per roster: a top-level `army = ...` line
     starts a new roster once the block already has one (two files attached to one mail)."""
     blocks: list[list[tuple[int, str]]] = []
+    has_start = False                  # whether the last block has its `army = ...` line yet
     for no, line in lines:
         starts = bool(_TOML_START.match(line.strip()))
-        if not blocks or (starts and any(_TOML_START.match(l.strip()) for _, l in blocks[-1])):
+        if not blocks or (starts and has_start):
             blocks.append([])
+            has_start = False
         blocks[-1].append((no, line))
+        has_start = has_start or starts
     return blocks

@@ -89,7 +89,7 @@ def stat(text: str) -> str:
 def parse_line(roster: Roster, line: str) -> SheetLine:
     """One sheet line, checked against the army's roster (raises OrderProblem)."""
     prefer_text = ""
-    bracket = re.search(r"\[([^\]]*)\]", line)
+    bracket = re.search(r"\[([^\[\]]*)\]", line)      # no `[` inside: one pass over `[[[[...`
     if bracket:
         prefer_text, line = bracket.group(1), line[:bracket.start()] + line[bracket.end():]
     words = line.split()
@@ -169,7 +169,8 @@ def parse_sheet(roster: Roster, battle: int, lines: list[tuple[int, str]]
     for no, line in lines:
         try:
             if line.split(maxsplit=1)[0].upper() == "PRIORITY":
-                sheet.priority = [roster.entry(w).id for w in line.replace(",", " ").split()[1:]]
+                names = roster.names()
+                sheet.priority = [names.lookup(w) for w in line.replace(",", " ").split()[1:]]
                 accepted.append((no, f"PRIORITY {' '.join(sheet.priority)}"))
                 continue
             parsed = parse_line(roster, line)
