@@ -148,5 +148,5 @@ def too_long(line_no: int, line: str) -> InvalidOrder | None:
     """The problem of a line longer than MAX_LINE_CHARS, which no parser reads."""
     if len(line) <= MAX_LINE_CHARS:
         return None
-    return InvalidOrder(f"line {line_no} is {len(line):,} characters long; order lines are limited to "
+    return InvalidOrder(f"the line is {len(line):,} characters long; order lines are limited to "
                         f"{MAX_LINE_CHARS}, so it was not read: split it", line_no, line[:60] + "…")

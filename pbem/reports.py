@@ -19,6 +19,8 @@ from typing import Any
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
+from pbem.orders import MAX_LINE_CHARS, MAX_ORDER_LINES
+
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|(?<=\n)(?=[>#+-])")
 
@@ -44,6 +46,7 @@ def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironme
         keep_trailing_newline=True,
     )
     env.filters["md"] = md_escape
+    env.globals.update(max_line_chars=MAX_LINE_CHARS, max_order_lines=MAX_ORDER_LINES)   # HELP states them
     return env
 
 
