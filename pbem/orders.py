@@ -15,10 +15,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-# The longest line an order parser reads. Every order of every rule system fits in well under
-# 100 characters (the longest, a Conquest battle result or a Daemon Rift repair plan, is about
-# 90); 200 leaves room for long names and comments while keeping each line's parse small, so
-# one mail can never hold the tick. Longer lines are reported, never parsed (read_envelope).
+# The longest line an order parser reads. Orders run to 60 characters or so (a Conquest battle
+# result, a Daemon Rift repair plan); the longest lines players send, a list entry with its
+# magic items, stay under 150. 200 leaves room for long names and comments while keeping each
+# line's parse small, so no mail can hold the tick. Longer lines are reported, never parsed
+# (pbem.envelope.read_envelope).
 MAX_LINE_CHARS = 200
 
 # The most lines of one message handed to a rule system. A player's orders run to a few dozen
@@ -94,6 +95,12 @@ class NameIndex:
             options = ", ".join(sorted(found))
             raise AmbiguousOrder(f"{text!r} could be any of: {options}", suggestion=options)
         raise InvalidOrder(f"unknown {self.what} {text!r}", suggestion=self.suggest(text))
+
+    def find(self, text: str) -> str | None:
+        """The id `text` names, or None when it names none or several: `lookup` without the
+        problem and its suggestion, for trying a word before knowing what it is."""
+        found = self._candidates(normalise(text))
+        return next(iter(found)) if len(found) == 1 else None
 
     def _candidates(self, key: str) -> set[str]:
         """Ids whose name is `key`, else whose name starts with it (3 letters at least)."""

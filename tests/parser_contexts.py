@@ -127,6 +127,18 @@ def words_of(system: str) -> list[str]:
     return list(_WORDS[system])
 
 
+def places_of(system: str) -> list[str]:
+    """Names a line may list many of in a row: places, events, players, entries."""
+    return list(_PLACES[system])
+
+
+_PLACES: dict[str, Any] = {
+    "daemon_rift": ("T24", "T25", "T26", "T27", "Frostfen", "U1", "Spearmen", "C1", "Blue", "R-1", "lost 1"),
+    "conquest": ("Land Grab", "T3", "T15", "Ben", "mine T3", "no_join", "castle", "VP 1-2"),
+    "diplomacy": ("PAR", "BUR", "Paris", "Mid-Atlantic Ocean", "MAO", "- BUR", "St Petersburg", "-"),
+}
+
+
 def openings_of(system: str) -> list[str]:
     """How the orders of `system` begin, so generated lines reach past the first word."""
     return list(_OPENINGS[system])

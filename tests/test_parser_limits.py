@@ -56,6 +56,12 @@ def test_thirty_thousand_dashes_in_a_battle_result_or_sheet_are_answered_fast(
     assert problems and all(isinstance(p, InvalidOrder | OrderProblem) for p in problems)
 
 
+def test_diplomacy_hyphenated_words_get_no_did_you_mean_each(parsers: dict[str, Parser]) -> None:
+    """`Mid-Atlantic` is tried as a move `Mid - Atlantic` first; that try must not run difflib."""
+    [problem] = answered_fast(parsers["diplomacy read movement"], "A MUN S " + "Mid-Atlantic " * 1000)
+    assert problem.reason.startswith("unknown territory")
+
+
 def test_a_list_nested_too_deeply_for_tomllib_is_a_problem_not_a_crash(parsers: dict[str, Parser]) -> None:
     """Past the line limit (the parser is its own guard): tomllib recurses once per level."""
     problems = parsers["daemon_rift lists"]([(1, "army = 'R-1'"), (2, "entries = " + "{b = " * 400)])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pbem.envelope import read_envelope
 from pbem.orders import MAX_LINE_CHARS, MAX_ORDER_LINES, AmbiguousOrder, IllegalOrder, InvalidOrder, OrderProblem
-from tests.parser_contexts import Parser, every_parser, openings_of, words_of
+from tests.parser_contexts import Parser, every_parser, openings_of, places_of, words_of
 
 SECONDS_PER_LINE = 0.05
 PROBLEMS = (InvalidOrder, IllegalOrder, AmbiguousOrder)
@@ -29,15 +29,16 @@ def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Pars
 
 
 def order_lines(system: str) -> st.SearchStrategy[list[tuple[int, str]]]:
-    """Lines of a system's words and junk, many opening like an order and going on with a short
-    phrase repeated up to the line limit."""
+    """Lines of a system's words and junk, most opening like an order and going on with a short
+    phrase (often of names only) repeated up to the line limit."""
     word = st.one_of(st.sampled_from(words_of(system)), JUNK)
     phrase = st.lists(word, min_size=1, max_size=4).map(" ".join)
+    names = st.lists(st.sampled_from(places_of(system)), min_size=1, max_size=3).map(" ".join)
     plain = st.lists(word, max_size=30).map(" ".join)
-    opening = st.one_of(st.sampled_from(openings_of(system)), phrase)
+    opening = st.one_of(st.sampled_from(openings_of(system)), st.sampled_from(openings_of(system)), phrase)
     repeated = st.builds(lambda head, body, times: f"{head} {' '.join([body] * times)}",
-                         opening, phrase, st.integers(1, 120))
-    line = st.one_of(plain, repeated).map(lambda text: text[:MAX_LINE_CHARS].strip()).filter(bool)
+                         opening, st.one_of(names, phrase), st.integers(1, 120))
+    line = st.one_of(plain, repeated, repeated).map(lambda text: text[:MAX_LINE_CHARS].strip()).filter(bool)
     return st.lists(line, min_size=1, max_size=6).map(lambda lines: list(enumerate(lines, start=1)))
 
 
@@ -49,7 +50,9 @@ def timed(parser: Parser, lines: list[tuple[int, str]]) -> tuple[list[OrderProbl
 
 def check(parser: Parser, lines: list[tuple[int, str]]) -> None:
     problems, elapsed = timed(parser, lines)
-    if elapsed >= SECONDS_PER_LINE * len(lines):       # once more, in case the machine was busy
+    for _ in range(2):                 # a busy machine can stall any call: the best of three counts
+        if elapsed < SECONDS_PER_LINE * len(lines):
+            break
         elapsed = min(elapsed, timed(parser, lines)[1])
     assert elapsed < SECONDS_PER_LINE * len(lines), f"{elapsed:.3f} s for {len(lines)} lines"
     numbers = {no for no, _ in lines}
