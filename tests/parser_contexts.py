@@ -85,7 +85,8 @@ def daemon_rift(root: Path) -> dict[str, Parser]:
 
 def conquest(root: Path) -> dict[str, Parser]:
     """Every window, for Anna, with sieges and the naval module on."""
-    rules = {"siege": {"enabled": True, "assault_needs_consent": True}, "naval": {"enabled": True, "players": ["anna", "cara"]}}
+    rules = {"siege": {"enabled": True, "assault_needs_consent": True},
+             "naval": {"enabled": True, "players": ["anna", "cara"]}}
     out: dict[str, Parser] = {}
     for window in (W_CAPITALS, W_CAMPAIGN, W_SETUP, W_RESULTS, W_CONQUEST):
         camp = at_window(root / window, window, rules)
@@ -117,8 +118,8 @@ def diplomacy(root: Path) -> dict[str, Parser]:
 
 
 def every_parser(root: Path) -> dict[str, Parser]:
-    made: dict[str, Mapping[str, Parser]] = {
-        "daemon_rift": daemon_rift(root / "dr"), "conquest": conquest(root / "coc"), "diplomacy": diplomacy(root / "dip")}
+    made: dict[str, Mapping[str, Parser]] = {"daemon_rift": daemon_rift(root / "dr"), "conquest": conquest(root / "coc"),
+                                             "diplomacy": diplomacy(root / "dip")}
     return {f"{system} {name}": parser for system, parsers in made.items() for name, parser in parsers.items()}
 
 
@@ -133,7 +134,7 @@ def places_of(system: str) -> list[str]:
 
 
 _PLACES: dict[str, Any] = {
-    "daemon_rift": ("T24", "T25", "T26", "T27", "Frostfen", "U1", "Spearmen", "C1", "Blue", "R-1", "lost 1"),
+    "daemon_rift": ("T24", "T25", "T26", "T27", "Frostfen", "U1", "Spearmen", "C1", "R-1"),
     "conquest": ("Land Grab", "T3", "T15", "Ben", "mine T3", "no_join", "castle", "VP 1-2"),
     "diplomacy": ("PAR", "BUR", "Paris", "Mid-Atlantic Ocean", "MAO", "- BUR", "St Petersburg", "-"),
 }

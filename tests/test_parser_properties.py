@@ -29,17 +29,21 @@ def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Pars
 
 
 def order_lines(system: str) -> st.SearchStrategy[list[tuple[int, str]]]:
-    """Lines of a system's words and junk, most opening like an order and going on with a short
-    phrase (often of names only) repeated up to the line limit."""
+    """Lines of a system's words and junk; half open like an order and go on with a short phrase,
+    most often of names only (a path, a ranking), repeated up to the line limit."""
     word = st.one_of(st.sampled_from(words_of(system)), JUNK)
     phrase = st.lists(word, min_size=1, max_size=4).map(" ".join)
-    names = st.lists(st.sampled_from(places_of(system)), min_size=1, max_size=3).map(" ".join)
+    names = st.lists(st.sampled_from(places_of(system)), min_size=1, max_size=2).map(" ".join)
     plain = st.lists(word, max_size=30).map(" ".join)
-    opening = st.one_of(st.sampled_from(openings_of(system)), st.sampled_from(openings_of(system)), phrase)
-    repeated = st.builds(lambda head, body, times: f"{head} {' '.join([body] * times)}",
-                         opening, st.one_of(names, phrase), st.integers(1, 120))
-    line = st.one_of(plain, repeated, repeated).map(lambda text: text[:MAX_LINE_CHARS].strip()).filter(bool)
-    return st.lists(line, min_size=1, max_size=6).map(lambda lines: list(enumerate(lines, start=1)))
+    opening = st.sampled_from(openings_of(system))
+
+    def repeated(body: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.builds(lambda head, text, times: f"{head} {' '.join([text] * times)}",
+                         opening, body, st.integers(1, 120))
+
+    line = st.one_of(plain, repeated(phrase), repeated(names), repeated(names))
+    return st.lists(line.map(lambda text: text[:MAX_LINE_CHARS].strip()).filter(bool), min_size=1, max_size=8) \
+        .map(lambda lines: list(enumerate(lines, start=1)))
 
 
 def timed(parser: Parser, lines: list[tuple[int, str]]) -> tuple[list[OrderProblem], float]:
@@ -63,7 +67,7 @@ def check(parser: Parser, lines: list[tuple[int, str]]) -> None:
 
 def _property(system: str, names: tuple[str, ...]) -> None:
     @pytest.mark.parametrize("name", names)
-    @settings(derandomize=True, max_examples=40, deadline=None)
+    @settings(derandomize=True, max_examples=50, deadline=None)
     @given(lines=order_lines(system))
     def test(parsers: dict[str, Parser], name: str, lines: list[tuple[int, str]]) -> None:
         check(parsers[f"{system} {name}"], lines)
