@@ -16,6 +16,9 @@ followed by one name and nothing else: "Campaign going well so far" is table tal
 refused) with the orders. Which campaign a mail is for is decided by `campaign_named`, which
 also wants the name to be one of a known set: a correct subject tag always wins, so no line
 in the body can send a mail elsewhere.
+
+No line longer than MAX_LINE_CHARS is read, and at most MAX_ORDER_LINES lines go to the
+rule system: the rest become `problems`, so every parser's work stays linear and small.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from pbem.orders import significant_lines
+from pbem.orders import MAX_ORDER_LINES, InvalidOrder, OrderProblem, significant_lines, too_long
 
 TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,47}", re.IGNORECASE)
@@ -42,6 +45,7 @@ class Envelope:
     gm: bool = False
     commands: list[tuple[int, str]] = field(default_factory=list)   # engine commands (PASSWORD's argument kept)
     lines: list[tuple[int, str]] = field(default_factory=list)      # lines for the rule system
+    problems: list[OrderProblem] = field(default_factory=list)      # lines not read: too long, too many
 
 
 def campaign_tag(subject: str) -> str:
@@ -53,6 +57,10 @@ def read_envelope(subject: str, text: str) -> Envelope:
     tags = tuple(dict.fromkeys(t.lower() for t in TAG_RE.findall(subject)))
     env = Envelope(tag=tags[0] if tags else "", tags=tags)
     for no, line in significant_lines(text):
+        problem = too_long(no, line)
+        if problem is not None:
+            env.problems.append(problem)
+            continue
         word, _, rest = line.partition(" ")
         keyword = word.upper()
         if keyword == "END":
@@ -69,7 +77,19 @@ def read_envelope(subject: str, text: str) -> Envelope:
         else:
             env.lines.append((no, line))
     env.campaign = env.tag or env.campaign_line
+    _cap_lines(env)
     return env
+
+
+def _cap_lines(env: Envelope) -> None:
+    """Lines past MAX_ORDER_LINES are left unread, with one problem saying so."""
+    if len(env.lines) > MAX_ORDER_LINES:
+        first = env.lines[MAX_ORDER_LINES][0]
+        env.problems.append(InvalidOrder(f"only the first {MAX_ORDER_LINES} order lines of a message are read; "
+                                         f"{len(env.lines) - MAX_ORDER_LINES} from line {first} on were not: "
+                                         "send fewer lines", first))
+        del env.lines[MAX_ORDER_LINES:]
+    del env.problems[MAX_ORDER_LINES:]
 
 
 def _campaign_name(rest: str) -> str:

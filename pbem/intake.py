@@ -211,7 +211,7 @@ class Intake:
     # -- players -------------------------------------------------------------
     def _player(self, sub: Submission, env: Envelope, player: Player) -> Outcome:
         notes: list[str] = []
-        problems: list[OrderProblem] = []
+        problems: list[OrderProblem] = list(env.problems)     # lines too long or too many: not read
         for no, command in env.commands:
             notes.extend(self._command(player, command, no, problems))
         ctx = self.context()
@@ -219,7 +219,7 @@ class Intake:
         parsed = Parsed(payload={})
         if env.lines:
             parsed = self._orders(ctx, stage, player, env.lines, notes)
-        if not env.lines and not env.commands:
+        if not env.lines and not env.commands and not env.problems:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in env.commands}
         return Outcome([self._ack(sub, ctx, stage, player, parsed, problems, notes, words)])
@@ -302,6 +302,7 @@ class Intake:
         if sub.sender not in gm.emails or not credentials.check(env.secret, self.camp.secret_of(gm)):
             return self._auth_failed(sub)
         lines = [f"{no}: {self.gm_command(text.split())}" for no, text in env.lines + env.commands]
+        lines += [f"{p.line_no}: {p.reason}" for p in env.problems]
         mask = self._mask(sub, gm)
         reply = self._masked(self._reply(sub, "gm_ack", {"lines": masked(lines, mask)}), mask)
         return Outcome([reply, *self.take_mailings()], note="processed: gm")

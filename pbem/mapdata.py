@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,11 @@ class PlaceIndex:
         """Id for an id, name or alias typed by a player (raises OrderProblem)."""
         assert self._names is not None
         return self._names.lookup(text)
+
+    def longest(self, words: Sequence[str], start: int = 0) -> tuple[str, int] | None:
+        """The place the longest run of `words` from `start` names, and where it ends (NameIndex.longest)."""
+        assert self._names is not None
+        return self._names.longest(words, start)
 
     def name_of(self, place: str) -> str:
         return self._titles[place]

@@ -9,10 +9,27 @@ quote them line by line.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+# The longest line an order parser reads. Orders run to 60 characters or so (a Conquest battle
+# result, a Daemon Rift repair plan); the longest lines players send, a list entry with its
+# magic items, stay under 150. 200 leaves room for long names and comments while keeping each
+# line's parse small, so no mail can hold the tick. Longer lines are reported, never parsed
+# (pbem.envelope.read_envelope).
+MAX_LINE_CHARS = 200
+
+# The most lines of one message handed to a rule system. A player's orders run to a few dozen
+# lines (a whole army list to perhaps 60); the cap bounds the work and the length of the
+# acknowledgement (one line per problem) for a message of thousands of junk lines.
+MAX_ORDER_LINES = 500
+
+# "Did you mean" compares a typed word with every known name (difflib, quadratic in the
+# lengths): only words of a name's size get a suggestion.
+MAX_SUGGEST_CHARS = 30
 
 
 @dataclass(frozen=True)
@@ -67,22 +84,60 @@ class NameIndex:
             for alias in (ident, *aliases):
                 self._exact.setdefault(normalise(alias), set()).add(ident)
         self._keys = sorted(self._exact)
+        self._longest_key = max(map(len, self._keys), default=0)
 
     def lookup(self, text: str) -> str:
         """The id `text` names; raises InvalidOrder or AmbiguousOrder."""
-        key = normalise(text)
-        found = self._exact.get(key)
-        if found is None and len(key) >= 3:
-            found = {i for k in self._keys if k.startswith(key) for i in self._exact[k]}
-        if found and len(found) == 1:
+        found = self._candidates(normalise(text))
+        if len(found) == 1:
             return next(iter(found))
         if found:
             options = ", ".join(sorted(found))
             raise AmbiguousOrder(f"{text!r} could be any of: {options}", suggestion=options)
         raise InvalidOrder(f"unknown {self.what} {text!r}", suggestion=self.suggest(text))
 
+    def find(self, text: str) -> str | None:
+        """The id `text` names, or None when it names none or several: `lookup` without the
+        problem and its suggestion, for trying a word before knowing what it is."""
+        found = self._candidates(normalise(text))
+        return next(iter(found)) if len(found) == 1 else None
+
+    def _candidates(self, key: str) -> set[str]:
+        """Ids whose name is `key`, else whose name starts with it (3 letters at least)."""
+        found = self._exact.get(key)
+        if found is not None or len(key) < 3 or len(key) > self._longest_key:
+            return found or set()
+        first = bisect.bisect_left(self._keys, key)     # the keys starting with `key` follow it
+        out: set[str] = set()
+        for k in self._keys[first:]:
+            if not k.startswith(key):
+                break
+            out |= self._exact[k]
+        return out
+
+    def longest(self, words: Sequence[str], start: int = 0, stop: int | None = None) -> tuple[str, int] | None:
+        """The longest run `words[start:end]` (end <= stop) that names exactly one id, as
+        (id, end); None when no run does. Runs longer than the longest name are never tried
+        (a word of bare punctuation counts as one letter), so the cost grows with the line,
+        not with its square."""
+        stop = len(words) if stop is None else stop
+        best, key, size, end = None, "", 0, start
+        while end < stop:
+            part = normalise(words[end])
+            key, size, end = key + part, size + max(len(part), 1), end + 1
+            if size > self._longest_key:
+                break
+            found = self._candidates(key)
+            if len(found) == 1:
+                best = (next(iter(found)), end)
+        return best
+
     def suggest(self, text: str) -> str:
-        close = difflib.get_close_matches(normalise(text), self._keys, n=1, cutoff=0.6)
+        """The closest known name, for "did you mean"; nothing for text longer than a name."""
+        key = normalise(text)
+        if not key or len(key) > MAX_SUGGEST_CHARS:
+            return ""
+        close = difflib.get_close_matches(key, self._keys, n=1, cutoff=0.6)
         return ", ".join(sorted(self._exact[close[0]])) if close else ""
 
 
@@ -94,3 +149,11 @@ def significant_lines(text: str) -> list[tuple[int, str]]:
         if line:
             out.append((no, line))
     return out
+
+
+def too_long(line_no: int, line: str) -> InvalidOrder | None:
+    """The problem of a line longer than MAX_LINE_CHARS, which no parser reads."""
+    if len(line) <= MAX_LINE_CHARS:
+        return None
+    return InvalidOrder(f"the line is {len(line):,} characters long; order lines are limited to "
+                        f"{MAX_LINE_CHARS}, so it was not read: split it", line_no, line[:60] + "…")

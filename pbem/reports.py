@@ -22,6 +22,8 @@ from typing import Any
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
+from pbem.orders import MAX_LINE_CHARS, MAX_ORDER_LINES
+
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|(?<=\n)(?=[>#+-])")
 
@@ -76,6 +78,7 @@ def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironme
     env.filters["md"] = md_escape
     env.filters["md_prose"] = md_escape_prose
     env.filters["md_code"] = md_code
+    env.globals.update(max_line_chars=MAX_LINE_CHARS, max_order_lines=MAX_ORDER_LINES)   # HELP states them
     return env
 
 

@@ -148,9 +148,12 @@ class Roster:
 
     def entry(self, text: str) -> Entry:
         """The entry named by id or name (case-insensitive; a unique prefix will do)."""
-        index = NameIndex({e.id: (e.name,) for e in self.entries}, what=f"entry of {self.army}")
-        ident = index.lookup(text)
+        ident = self.names().lookup(text)
         return next(e for e in self.entries if e.id == ident)
+
+    def names(self) -> NameIndex:
+        """The entries' ids and names, for lookups."""
+        return NameIndex({e.id: (e.name,) for e in self.entries}, what=f"entry of {self.army}")
 
     def get(self, ident: str) -> Entry | None:
         return next((e for e in self.entries if e.id == ident), None)
@@ -280,6 +283,8 @@ def roster_from_toml(text: str, kinds: Mapping[str, str] | None = None, *, ledge
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RosterError([f"not valid TOML: {exc}"]) from exc
+    except RecursionError as exc:      # tomllib reads nested arrays and tables by recursion
+        raise RosterError(["not valid TOML: arrays or tables nested too deeply"]) from exc
     return roster_from_data(data, kinds, ledger=ledger)
 
 
@@ -333,9 +338,12 @@ def toml_blocks(lines: Sequence[tuple[int, str]]) -> list[list[tuple[int, str]]]
     """Numbered TOML lines cut into one block per roster: a top-level `army = ...` line
     starts a new roster once the block already has one (two files attached to one mail)."""
     blocks: list[list[tuple[int, str]]] = []
+    has_start = False                  # whether the last block has its `army = ...` line yet
     for no, line in lines:
         starts = bool(_TOML_START.match(line.strip()))
-        if not blocks or (starts and any(_TOML_START.match(l.strip()) for _, l in blocks[-1])):
+        if not blocks or (starts and has_start):
             blocks.append([])
+            has_start = False
         blocks[-1].append((no, line))
+        has_start = has_start or starts
     return blocks

@@ -136,19 +136,14 @@ def parse_event(reader: Reader, text: str) -> EventEntry:
     words = body.split()
     if not words:
         raise InvalidOrder("EVENT needs an event, e.g. EVENT Land Grab")
-    key = ""
-    for cut in range(len(words), 0, -1):      # longest event name first, the rest is the target
-        try:
-            key = reader.events.lookup(" ".join(words[:cut]))
-        except OrderProblem:
-            continue
-        if not arrow and cut < len(words):
-            target = " ".join(words[cut:])
-        break
-    if not key:
+    found = reader.events.longest(words)      # the longest event name, the rest is the target
+    if found is None:
         wanted = " ".join(words)
         close = reader.events.suggest(wanted)
         raise InvalidOrder(f"unknown event {wanted!r}", suggestion=reader.names.get(close, close))
+    key, cut = found
+    if not arrow and cut < len(words):
+        target = " ".join(words[cut:])
     entry = EventEntry(key)
     if key in TARGETED_EVENTS:
         if not target.strip():

@@ -118,13 +118,11 @@ def territories(gmap: GameMap, text: str) -> list[str]:
 
 
 def _longest_name(gmap: GameMap, atoms: list[str], start: int) -> tuple[str, int]:
-    for end in range(len(atoms), start, -1):
-        try:
-            return gmap.lookup(" ".join(atoms[start:end])), end
-        except OrderProblem:
-            if end == start + 1:
-                raise
-    raise AssertionError("unreachable")
+    found = gmap.longest(atoms, start)
+    if found is None:
+        gmap.lookup(atoms[start])       # raises the problem of the first word, with its suggestion
+        raise AssertionError("unreachable: a word that names a place is a run that names it")
+    return found
 
 
 def _split_champion(text: str) -> tuple[str, str]:

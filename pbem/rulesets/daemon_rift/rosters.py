@@ -257,6 +257,10 @@ def _read_toml(state: DRState, faction: str, block: list[tuple[int, str]], regs:
     except tomllib.TOMLDecodeError as exc:
         problems.append(InvalidOrder(f"the attached list is not valid TOML: {exc}").at(_toml_line(block, exc), ""))
         return
+    except RecursionError:             # tomllib reads nested arrays and tables by recursion
+        problems.append(InvalidOrder("the attached list is not valid TOML: its arrays or tables are nested too "
+                                     "deeply").at(first, ""))
+        return
     try:
         token = list_slot(state, faction, str(data.get("army", "")) or "(no army = ...)")
         roster = roster_from_data(data, KINDS, ledger=False)

@@ -89,7 +89,7 @@ def stat(text: str) -> str:
 def parse_line(roster: Roster, line: str) -> SheetLine:
     """One sheet line, checked against the army's roster (raises OrderProblem)."""
     prefer_text = ""
-    bracket = re.search(r"\[([^\]]*)\]", line)
+    bracket = re.search(r"\[([^\[\]]*)\]", line)      # no `[` inside: one pass over `[[[[...`
     if bracket:
         prefer_text, line = bracket.group(1), line[:bracket.start()] + line[bracket.end():]
     words = line.split()
@@ -105,13 +105,12 @@ def parse_line(roster: Roster, line: str) -> SheetLine:
 
 def _entry(roster: Roster, words: list[str], cut: int) -> tuple[Entry, int]:
     """The entry the line starts with: the longest run of words naming one, and where it ends."""
-    for end in range(cut, 0, -1):
-        try:
-            return roster.entry(" ".join(words[:end])), end
-        except OrderProblem:
-            if end == 1:
-                break
-    return roster.entry(" ".join(words[:cut])), cut
+    found = roster.names().longest(words, 0, cut)
+    if found is None:
+        return roster.entry(" ".join(words[:cut])), cut      # raises the problem, with a suggestion
+    entry = roster.get(found[0])
+    assert entry is not None
+    return entry, found[1]
 
 
 def _read_words(out: SheetLine, words: list[str]) -> None:
@@ -170,7 +169,8 @@ def parse_sheet(roster: Roster, battle: int, lines: list[tuple[int, str]]
     for no, line in lines:
         try:
             if line.split(maxsplit=1)[0].upper() == "PRIORITY":
-                sheet.priority = [roster.entry(w).id for w in line.replace(",", " ").split()[1:]]
+                names = roster.names()
+                sheet.priority = [names.lookup(w) for w in line.replace(",", " ").split()[1:]]
                 accepted.append((no, f"PRIORITY {' '.join(sheet.priority)}"))
                 continue
             parsed = parse_line(roster, line)

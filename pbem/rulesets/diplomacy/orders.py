@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar
 
-from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, normalise
+from pbem.orders import IllegalOrder, InvalidOrder, normalise
 from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, SeaRoutes, province_of
 from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
 
@@ -82,10 +82,7 @@ def _split_hyphens(word: str, board: Board) -> list[str]:
     if "-" not in word or word == "-":
         return [word]
     parts = word.split("-")
-    try:
-        for part in parts:
-            board.province(part.split("/")[0])
-    except (InvalidOrder, AmbiguousOrder):
+    if any(board.names.find(part.split("/")[0]) is None for part in parts):     # no "did you mean" per part
         return [word]
     out = [parts[0]]
     for part in parts[1:]:
