@@ -150,6 +150,9 @@ def _schedule(table: Table) -> tuple[dict[str, str], Schedule]:
     return raw, Schedule.from_settings(raw)
 
 
+_KEYED = re.compile(r"^[\w.\[\]]+: ")      # a message that begins with its key, like "rules.edition: ..."
+
+
 def _rule_system_problems(settings: Settings) -> list[str]:
     """What the rule system refuses in the map, the rule overrides or the players: it sets up an
     opening position from these settings, as `pbem new` does, and each refusal is a problem."""
@@ -169,7 +172,8 @@ def _rule_system_problems(settings: Settings) -> list[str]:
     except RulesError as exc:
         return list(exc.problems)
     except (ValueError, LookupError, TypeError, OSError) as exc:
-        return [f"map, rules or players: the {ruleset.title} rules refuse them: {exc}".replace("\n", " ")]
+        text = str(exc).replace("\n", " ")
+        return [text if _KEYED.match(text) else f"map, rules or players: the {ruleset.title} rules refuse them: {text}"]
     return []
 
 
