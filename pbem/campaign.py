@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.checks import SettingsError, Table, check_transport, email_problem, read_file  # noqa: F401 (SettingsError)
+from pbem.checks import (  # noqa: F401 (SettingsError: callers import it from here)
+    SettingsError, Table, check_transport, email_problem, read_file, text_problem)
 from pbem.forum.config import forum_problems
 from pbem.schedule import Schedule
 from pbem.site import load_site
@@ -134,15 +135,19 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
     )
 
 
+SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\""}
+DURATION = "a duration like \"7d\", \"36h\" or \"1d12h\""
+
+
 def _schedule(table: Table) -> tuple[dict[str, str], Schedule]:
     """`[schedule]`: each value checked on its own, so every bad one is reported."""
     raw: dict[str, str] = {}
-    for key in table.raw:
-        what = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\""}.get(
-            key, "a duration like \"7d\", \"36h\" or \"1d12h\"")
-        value = table.text(key, what=what)
+    for key, value in table.raw.items():
+        what = SCHEDULE_VALUES.get(key, DURATION)
         try:
-            Schedule.from_settings({key: value} if key in ("timezone", "at") else {"reminder": value})
+            if not isinstance(value, str) or text_problem(value):
+                raise ValueError(value)
+            Schedule.from_settings({key: value} if key in SCHEDULE_VALUES else {"reminder": value})
         except ValueError:
             table.wrong(key, what)
             continue
@@ -277,9 +282,9 @@ def check_loaded(folder: Path, state: Mapping[str, Any], auth: Mapping[str, Any]
             raise SettingsError(folder / name, problems)
     for sub in WRITTEN:
         path = folder / sub
-        if path.is_dir() and not os.access(path, os.W_OK | os.X_OK):
+        if path.is_dir() and not os.access(path, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
             raise StoreError(f"{path}: pbem cannot write here (permission denied or a read-only file system); "
-                             f"give the user running pbem (uid {os.getuid()}) write access to it")
+                             f"give the user running pbem (uid {os.geteuid()}) write access to it")
 
 
 def discover(root: Path) -> list[Path]:
