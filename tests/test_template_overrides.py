@@ -4,12 +4,15 @@ file, for the game master (pbem.reports.template_problems)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from pbem.reports import check_overrides, render, template_problems
-from tests.engine_helpers import T0
+from pbem.rulesets import registry
+from pbem.template_alerts import alert_template_problems
+from tests.engine_helpers import T0, body, dr_campaign, outbox, run
 
 CONTEXT = {"campaign": {"title": "Rift", "name": "rift"}, "reason": "a test", "now": T0, "schedule": None}
 BUILT_IN = "Your message was not accepted"
@@ -72,3 +75,22 @@ def test_a_failure_of_the_built_in_template_is_not_blamed_on_the_override(tmp_pa
     with pytest.raises(Exception, match="reason"):
         render("common", "refused", {"campaign": CONTEXT["campaign"]}, folder)
     assert template_problems("common", folder) == []
+
+
+def test_the_game_master_is_told_once_per_distinct_problem(tmp_path: Path) -> None:
+    camp = dr_campaign(tmp_path)
+    templates = camp.folder / "templates"
+    templates.mkdir()
+    (templates / "ack.md.j2").write_text("{% if %}\n")
+    ruleset = registry.get("daemon_rift")
+    for hour in (1, 2):
+        assert alert_template_problems(camp, ruleset, T0 + timedelta(hours=hour))
+        run(camp, T0 + timedelta(hours=hour))
+    (templates / "ack.md.j2").write_text("Hello\n\n{% if %}\n")
+    alert_template_problems(camp, ruleset, T0 + timedelta(hours=3))
+    run(camp, T0 + timedelta(hours=3))
+    alerts = [body(m) for m in outbox(camp, "gm@test.localhost")]
+    assert len(alerts) == 2
+    assert sorted("line 1: syntax: Expected an expression" in text for text in alerts) == [False, True]
+    assert sorted("rift/templates/ack.md.j2 line 3: syntax: " in text for text in alerts) == [False, True]
+    assert all("pbem uses its built-in template instead until the file is fixed or removed" in text for text in alerts)
