@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -158,7 +160,20 @@ def _schedule(table: Table) -> tuple[dict[str, str], Schedule]:
 _KEYED = re.compile(r"^[\w.\[\]]+: ")      # a message that begins with its key, like "rules.edition: ..."
 
 
+_CHECKED: dict[str, list[str]] = {}
+"""The rule system's verdict per ruleset, map, rules and players, the only settings it reads: one
+run loads a campaign again and again, and finding the rule system alone takes milliseconds."""
+
+
 def _rule_system_problems(settings: Settings) -> list[str]:
+    key = json.dumps([settings.ruleset, settings.map, settings.rules, [dataclasses.astuple(p) for p in settings.players]],
+                     sort_keys=True, default=str)
+    if key not in _CHECKED:
+        _CHECKED[key] = _ask_rule_system(settings)
+    return list(_CHECKED[key])
+
+
+def _ask_rule_system(settings: Settings) -> list[str]:
     """What the rule system refuses in the map, the rule overrides or the players: it sets up an
     opening position from these settings, as `pbem new` does, and each refusal is a problem."""
     from pbem.rulebook import RULES_DIR, RulesError
