@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbem.errors import UserError
 from pbem.store import StoreError, read_toml
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -60,9 +61,10 @@ def is_time(value: Any) -> bool:
     return isinstance(value, str)
 
 
-class SettingsError(ValueError):
+class SettingsError(UserError, ValueError):
     """Problems of a file pbem reads (campaign.toml, state.toml, auth.toml, pbem.toml), all of
-    them, each with its key: one line naming the file."""
+    them, each with its key: one line naming the file. A UserError, so that any command meeting
+    one ends with that line, not a traceback."""
 
     def __init__(self, path: Path, problems: list[str]) -> None:
         self.path, self.problems = path, problems

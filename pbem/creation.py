@@ -162,20 +162,21 @@ def _settings_table(root: Path, name: str, ruleset: Ruleset, map_name: str, play
 
 def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None) -> Campaign:
     """The campaign folder made complete under a hidden temporary name, then renamed into place."""
-    root.mkdir(parents=True, exist_ok=True)
-    for stale in root.glob(f".new-{name}-*"):          # left by a run that was killed while building
-        shutil.rmtree(stale, ignore_errors=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
-    folder = root / name
+    folder, staging = root / name, None
     try:
+        root.mkdir(parents=True, exist_ok=True)
+        for stale in root.glob(f".new-{name}-*"):      # left by a run that was killed while building
+            shutil.rmtree(stale, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
         camp = _fill(staging / name, data, now, welcome)
         if folder.is_dir():
             folder.rmdir()                              # empty, or argument_problems refused it
         os.rename(camp.folder, folder)
     except OSError as exc:
-        raise UserError(f"cannot create {root / name}: {exc.strerror or exc}; nothing was created") from exc
+        raise UserError(f"cannot create {folder}: {exc.strerror or exc}; nothing was created") from exc
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     return Campaign(folder)
 
 

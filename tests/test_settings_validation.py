@@ -18,9 +18,10 @@ import pytest
 import tomli_w
 
 from pbem.campaign import Campaign, SettingsError
+from pbem.cli import main
 from pbem.creation import NewPlayer, create
 from pbem.engine import tick
-from pbem.store import StoreError, read_toml
+from pbem.store import read_toml
 from tests.engine_helpers import SECRETS, T0, dr_campaign, put
 
 Edit = Callable[[dict[str, Any]], None]
@@ -219,3 +220,12 @@ def test_an_unreadable_state_or_unwritable_folder_is_one_line_and_the_tick_goes_
     assert any(line.startswith("aaa: NOT PROCESSED: ") and f"{folder.parent}/{problem}" in line
                for line in log.lines), log.lines
     assert "red" in Campaign(healthy.folder).state["submissions"]
+
+
+def test_a_command_meeting_a_broken_campaign_ends_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    camp = dr_campaign(tmp_path)
+    put_file = camp.folder / "campaign.toml"
+    put_file.write_text(put_file.read_text().replace('name = "rift"', 'name = "rift"\nmax_mail_bytes = "abc"', 1))
+    assert main(["status", "--root", str(camp.folder.parent)]) == 1
+    assert capsys.readouterr().err == (f"pbem: {put_file}: max_mail_bytes: found 'abc'; "
+                                       "expected a size in bytes of at least 1024\n")
