@@ -31,13 +31,6 @@ from pbem.store import StoreError, write_toml
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 
 
-def check_name(name: str) -> str:
-    """Campaign names become folder names and mail tags: keep them plain."""
-    if not NAME_RE.match(name):
-        raise ValueError(f"campaign name {name!r}: use 1-48 lower-case letters, digits, '-' or '_'")
-    return name
-
-
 @dataclass(frozen=True)
 class Player:
     id: str
