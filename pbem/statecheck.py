@@ -21,7 +21,10 @@ def state_problems(raw: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
     state = Table(raw, "", problems)
     _stage(Table.of(state, "stage"))
-    for sub in Table.of(state, "submissions").each(" (player id -> orders on file)").values():
+    submissions = Table.of(state, "submissions")
+    for pid, sub in submissions.each(" (player id -> orders on file)").items():
+        if isinstance(submissions.raw[pid], Mapping) and "payload" not in sub:
+            sub.wrong("payload", "a table of the orders on file")
         Table.of(sub, "payload")
         sub.text("receipt")
         sub.moment("received")
@@ -49,7 +52,7 @@ def _stage(stage: Table) -> None:
     if "question" in stage:
         question = Table.of(stage, "question")
         question.text("key", required=True)
-        question.text("text")
+        question.text("text", required=True)
         question.texts("options")
     decisions = Table.of(stage, "decisions", " (question key -> the GM's choice)")
     for name in decisions.raw:

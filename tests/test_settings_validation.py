@@ -121,6 +121,7 @@ STATE_CASES = [
     ("state.toml", "journal", 5, "journal: found 5; expected a table"),
     ("state.toml", "submissions", "x", "submissions: found 'x'; expected a table"),
     ("state.toml", "submissions.red", "R-1 M T25", "submissions.red: found 'R-1 M T25'; expected a table"),
+    ("state.toml", "submissions.red.receipt", "abc", "submissions.red.payload: missing; expected a table of the orders"),
     ("state.toml", "replies.ann@localhost", ["yesterday"], "replies.ann@localhost[0]: found 'yesterday'"),
     ("state.toml", "game", [], "game: found a list; expected a table"),
     ("auth.toml", "secrets", "x", "secrets: found 'x'; expected a table"),
