@@ -11,33 +11,24 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.checks import (  # noqa: F401 (SettingsError: callers import it from here)
+    SettingsError, Table, check_transport, email_problem, read_file, text_problem)
 from pbem.forum.config import forum_problems
 from pbem.schedule import Schedule
 from pbem.site import load_site
-from pbem.store import StoreError, read_toml, toml_text, write_together
+from pbem.statecheck import auth_problems, state_problems
+from pbem.store import StoreError, toml_text, write_together
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
-
-
-class SettingsError(ValueError):
-    """campaign.toml problems, all of them, each with its key."""
-
-    def __init__(self, path: Path, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__(f"{path}: " + "; ".join(problems))
-
-
-def check_name(name: str) -> str:
-    """Campaign names become folder names and mail tags: keep them plain."""
-    if not NAME_RE.match(name):
-        raise ValueError(f"campaign name {name!r}: use 1-48 lower-case letters, digits, '-' or '_'")
-    return name
 
 
 @dataclass(frozen=True)
@@ -84,52 +75,119 @@ class Settings:
 
 
 def load_settings(folder: Path) -> Settings:
+    """campaign.toml, checked: a StoreError when it cannot be read, a SettingsError naming every
+    key of the wrong type, out of range or refused by the rule system."""
     path = folder / "campaign.toml"
-    raw = read_toml(path)
+    return settings_from(read_file(path), folder, path)
+
+
+def settings_from(raw: Mapping[str, Any], folder: Path, path: Path) -> Settings:
+    """The settings a campaign.toml table describes (also used by `pbem new` before it writes
+    one); raises SettingsError(path, every problem)."""
     problems: list[str] = []
     settings = _settings(raw, folder, problems)
+    if settings is not None and not problems:
+        problems += _rule_system_problems(settings)
     if problems or settings is None:
         raise SettingsError(path, problems)
     return settings
 
 
 def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Settings | None:
-    def need(key: str) -> str:
-        value = raw.get(key)
-        if not isinstance(value, str) or not value:
-            problems.append(f"{key}: required text")
-            return ""
-        return value
-
-    name, ruleset, map_name, address = need("name"), need("ruleset"), need("map"), need("address")
+    top = Table(raw, "", problems)
+    name = top.text("name", required=True, what="the campaign's name, the same as its folder's")
+    ruleset, map_name = top.text("ruleset", required=True), top.text("map", required=True)
+    address = top.text("address", required=True, what="the campaign's mail address")
     if name and not NAME_RE.match(name):
         problems.append(f"name: {name!r} must be 1-48 lower-case letters, digits, '-' or '_'")
     if name and name != folder.name:
         problems.append(f"name: {name!r} differs from the folder name {folder.name!r}")
-    schedule_raw = {k: str(v) for k, v in raw.get("schedule", {}).items()}
-    try:
-        schedule = Schedule.from_settings(schedule_raw)
-    except ValueError as exc:
-        problems.append(f"schedule: {exc}")
-        schedule = Schedule.from_settings({})
-    gm = _person(raw.get("gm", {}), "gm", problems)
-    players = tuple(_person(p, f"players[{i}]", problems) for i, p in enumerate(raw.get("players", [])))
+    if address and (problem := email_problem(address)):
+        problems.append(f"address: {problem}")
+    schedule_raw, schedule = _schedule(Table.of(top, "schedule", " of windows, e.g. [schedule] orders = \"7d\""))
+    gm = _person(Table.of(top, "gm", ": [gm] with email and secret"), problems)
+    players = tuple(_person(p, problems) for p in top.tables("players", " with id, name, email and secret"))
     if not players:
         problems.append("players: at least one [[players]] entry is needed")
     _check_unique(players, problems)
-    transport = raw.get("transport", {})
-    problems += forum_problems(transport.get("forum"), [(f"players[{i}]", p.forum) for i, p in enumerate(players)])
+    transport = Table.of(top, "transport", " of [transport.inbox], [transport.outbox], [transport.forum]")
+    inbox, outbox = Table.of(transport, "inbox").raw, Table.of(transport, "outbox").raw
+    check_transport(transport)
+    problems += forum_problems(transport.raw.get("forum"), [(f"players[{i}]", p.forum) for i, p in enumerate(players)])
+    rules = Table.of(top, "rules", " of rule options, e.g. [rules.orders]").raw
+    max_bytes = top.integer("max_mail_bytes", 256 * 1024, least=1024, what="a size in bytes")
+    title = top.text("title", name)
     site_inbox, site_outbox = _site_transport(folder, problems)
     if problems:
         return None
     return Settings(
-        name=name, title=str(raw.get("title", name)), ruleset=ruleset, map=map_name, address=address.lower(),
+        name=name, title=title, ruleset=ruleset, map=map_name, address=address.lower(),
         domain=address.partition("@")[2] or "localhost", schedule=schedule, schedule_raw=schedule_raw,
-        inbox=dict(transport.get("inbox") or site_inbox or {"type": "maildir", "path": "inbox"}),
-        outbox=dict(transport.get("outbox") or site_outbox or {"type": "maildir", "path": "outbox/maildir"}),
-        gm=gm, players=players, rules=dict(raw.get("rules", {})),
-        max_mail_bytes=int(raw.get("max_mail_bytes", 256 * 1024)), forum=dict(transport.get("forum", {})),
+        inbox=dict(inbox or site_inbox or {"type": "maildir", "path": "inbox"}),
+        outbox=dict(outbox or site_outbox or {"type": "maildir", "path": "outbox/maildir"}),
+        gm=gm, players=players, rules=dict(rules), max_mail_bytes=max_bytes,
+        forum=dict(transport.raw.get("forum") or {}),
     )
+
+
+SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\""}
+DURATION = "a duration like \"7d\", \"36h\" or \"1d12h\""
+
+
+def _schedule(table: Table) -> tuple[dict[str, str], Schedule]:
+    """`[schedule]`: each value checked on its own, so every bad one is reported."""
+    raw: dict[str, str] = {}
+    for key, value in table.raw.items():
+        what = SCHEDULE_VALUES.get(key, DURATION)
+        try:
+            if not isinstance(value, str) or text_problem(value):
+                raise ValueError(value)
+            Schedule.from_settings({key: value} if key in SCHEDULE_VALUES else {"reminder": value})
+        except ValueError:
+            table.wrong(key, what)
+            continue
+        raw[key] = value
+    return raw, Schedule.from_settings(raw)
+
+
+_KEYED = re.compile(r"^[\w.\[\]]+: ")      # a message that begins with its key, like "rules.edition: ..."
+
+
+_CHECKED: dict[str, list[str]] = {}
+"""The rule system's verdict per ruleset, map, rules and players, the only settings it reads: one
+run loads a campaign again and again, and finding the rule system alone takes milliseconds."""
+
+
+def _rule_system_problems(settings: Settings) -> list[str]:
+    key = json.dumps([settings.ruleset, settings.map, settings.rules, [dataclasses.astuple(p) for p in settings.players]],
+                     sort_keys=True, default=str)
+    if key not in _CHECKED:
+        _CHECKED[key] = _ask_rule_system(settings)
+    return list(_CHECKED[key])
+
+
+def _ask_rule_system(settings: Settings) -> list[str]:
+    """What the rule system refuses in the map, the rule overrides or the players: it sets up an
+    opening position from these settings, as `pbem new` does, and each refusal is a problem."""
+    from pbem.rulebook import RULES_DIR, RulesError
+    from pbem.rulesets import registry
+
+    try:
+        ruleset = registry.get(settings.ruleset)
+    except KeyError as exc:
+        return [f"ruleset: {exc.args[0]}"]
+    located = Path(settings.map) if settings.map.endswith(".toml") else RULES_DIR / "maps" / f"{settings.map}.toml"
+    if not located.is_file():
+        ready = ", ".join(sorted(p.stem for p in (RULES_DIR / "maps").glob("*.toml")))
+        return [f"map: {settings.map!r} is not a ready-made map ({ready}) nor a .toml map file"]
+    try:
+        ruleset.create(settings)
+    except RulesError as exc:
+        return list(exc.problems)
+    except (ValueError, LookupError, TypeError, OSError) as exc:
+        text = str(exc).replace("\n", " ")
+        return [text if _KEYED.match(text) else f"map, rules or players: the {ruleset.title} rules refuse them: {text}"]
+    return []
 
 
 def _site_transport(folder: Path, problems: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -142,20 +200,29 @@ def _site_transport(folder: Path, problems: list[str]) -> tuple[dict[str, Any], 
     return (site.inbox, site.outbox) if site else ({}, {})
 
 
-def _person(raw: Mapping[str, Any], where: str, problems: list[str]) -> Player:
-    emails = raw.get("emails") or ([raw["email"]] if raw.get("email") else [])
-    if not emails:
-        problems.append(f"{where}: needs email")
-    if not str(raw.get("secret", "")).startswith(("sha256:", "scrypt:")):
-        problems.append(f"{where}: secret must be a stored hash (sha256:... or scrypt:...)")
-    ident = str(raw.get("id", "gm" if where == "gm" else ""))
-    if not ident:
-        problems.append(f"{where}: needs id")
+def _person(table: Table, problems: list[str]) -> Player:
+    """`[gm]` or one `[[players]]` entry."""
+    is_gm = table.where == "gm"
+    emails = table.texts("emails", "a list of mail addresses") if "emails" in table else \
+        [e for e in [table.text("email", required=True, what="a mail address")] if e]
+    problems += [f"{table.key('emails' if 'emails' in table else 'email')}: {p}"
+                 for p in map(email_problem, emails) if p]
+    if "emails" in table and not emails:
+        problems.append(f"{table.key('emails')}: needs at least one mail address")
+    secret = table.text("secret", required=True, what="a stored hash (sha256:... or scrypt:...)")
+    if secret and not secret.startswith(("sha256:", "scrypt:")):
+        table.wrong("secret", "a stored hash (sha256:... or scrypt:...); `pbem new` writes them")
+    ident = table.text("id", "gm" if is_gm else "", required=not is_gm, what="a player id like \"red\"")
+    if ident and re.search(r"\s", ident):
+        table.wrong("id", "one word: players sign with `PLAYER <id> <secret>`")
+    if not is_gm and ident.casefold() == "gm":
+        table.wrong("id", "another id: 'gm' is the game master's")
+    home = table.raw.get("home", "")
     return Player(
-        id=ident, name=str(raw.get("name", ident)), emails=tuple(e.lower() for e in emails),
-        secret=str(raw.get("secret", "")), faction=str(raw.get("faction", "")),
-        faction_name=str(raw.get("faction_name", "")), home=str(raw.get("home", "")),
-        forum=str(raw.get("forum", "")),
+        id=ident, name=table.text("name", ident), emails=tuple(e.lower() for e in emails), secret=secret,
+        faction=table.text("faction"), faction_name=table.text("faction_name"),
+        home=str(home) if isinstance(home, int) and not isinstance(home, bool) else table.text("home"),
+        forum=table.text("forum"),
     )
 
 
@@ -181,6 +248,7 @@ class Campaign:
         self.state: dict[str, Any] = self._read_state()
         self.auth: dict[str, Any] = self._read_optional("auth.toml")
         self._auth_saved = copy.deepcopy(self.auth)
+        check_loaded(folder, self.state, self.auth)
 
     @property
     def name(self) -> str:
@@ -190,11 +258,11 @@ class Campaign:
         path = self.folder / "state.toml"
         if not path.exists():
             raise StoreError(f"{path}: missing; create campaigns with `pbem new`")
-        return read_toml(path)
+        return read_file(path)
 
     def _read_optional(self, name: str) -> dict[str, Any]:
         path = self.folder / name
-        return read_toml(path) if path.exists() else {}
+        return read_file(path) if path.exists() else {}
 
     def commit(self) -> None:
         """Store the state (with its message journal) and, when it changed, the auth file as one
@@ -220,6 +288,24 @@ class Campaign:
 
     def secret_of(self, player: Player) -> str:
         return str(self.auth.get("secrets", {}).get(player.id, player.secret))
+
+
+WRITTEN = ("", "history", "private", "outbox", "outbox/queue")
+"""The campaign folder and the folders in it that every tick may write to."""
+
+
+def check_loaded(folder: Path, state: Mapping[str, Any], auth: Mapping[str, Any]) -> None:
+    """What a campaign needs beyond its settings: state.toml and auth.toml of the shape the
+    backbone reads (SettingsError naming each key), and folders it can write to (StoreError),
+    so that neither fails half-way through a tick."""
+    for name, problems in (("state.toml", state_problems(state)), ("auth.toml", auth_problems(auth))):
+        if problems:
+            raise SettingsError(folder / name, problems)
+    for sub in WRITTEN:
+        path = folder / sub
+        if path.is_dir() and not os.access(path, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
+            raise StoreError(f"{path}: pbem cannot write here (permission denied or a read-only file system); "
+                             f"give the user running pbem (uid {os.geteuid()}) write access to it")
 
 
 def discover(root: Path) -> list[Path]:

@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pbem import credentials, turns
-from pbem.campaign import Campaign, Player, check_name
+from pbem.campaign import NAME_RE, Campaign, Player, SettingsError, settings_from
+from pbem.checks import email_problem, shown, text_problem
 from pbem.errors import UserError
 from pbem.intake import Reply
 from pbem.rulesets import registry
+from pbem.rulesets.base import Ruleset
 from pbem.site import FILE as SITE_FILE
 from pbem.store import write_toml
+
+
+class CreationError(UserError):
+    """Why `pbem new` cannot make the campaign: every problem, each one line; nothing was written."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
 
 
 @dataclass(frozen=True)
@@ -29,33 +43,103 @@ class NewPlayer:
     def parse(cls, spec: str) -> NewPlayer:
         """`id,Name,email[,Faction name[,F]]`, e.g. `red,Alice,alice@example.org,Red,R`."""
         parts = [p.strip() for p in spec.split(",")]
-        if len(parts) < 3 or "@" not in parts[2]:
-            raise UserError(f"player {spec!r}: expected id,Name,email[,Faction[,token prefix]]")
+        if len(parts) < 3:
+            raise UserError(f"{shown(spec)}: expected id,Name,email[,Faction[,token prefix]]")
         faction_name = parts[3] if len(parts) > 3 else parts[1]
         faction = parts[4] if len(parts) > 4 else parts[0][:1].upper()
         return cls(parts[0], parts[1], parts[2].lower(), faction_name, faction)
+
+    def problems(self) -> list[str]:
+        """What keeps these fields from a campaign.toml entry (the whole campaign is checked later)."""
+        found = [f"{field}: {problem}" for field, value in (("id", self.id), ("name", self.name),
+                                                           ("faction", self.faction_name), ("token prefix", self.faction),
+                                                           ("home", self.home))
+                 if (problem := text_problem(value))]
+        if not self.id or re.search(r"\s", self.id):
+            found.append(f"id: {shown(self.id)}; expected one word, e.g. red (players sign with PLAYER <id>)")
+        elif self.id.casefold() == "gm":
+            found.append("id: 'gm' is the game master's; choose another")
+        if not self.name.strip():
+            found.append("name: missing; expected the player's name")
+        if problem := email_problem(self.email):
+            found.append(f"email: {problem}")
+        return found
+
+
+def read_players(specs: list[str]) -> tuple[list[NewPlayer], list[str], list[str]]:
+    """The `--player` arguments that have the right form, their labels (`--player 2`) and the
+    problems of those that have not."""
+    players, labels, problems = [], [], []
+    for n, spec in enumerate(specs, start=1):
+        try:
+            players.append(NewPlayer.parse(spec))
+            labels.append(f"--player {n}")
+        except UserError as exc:
+            problems.append(f"--player {n}: {exc}")
+    return players, labels, problems
+
+
+def argument_problems(root: Path, name: str, ruleset_name: str, players: list[NewPlayer], gm_email: str,
+                      labels: list[str] | None = None) -> list[str]:
+    """Every problem of the arguments that can be seen before the rule system is asked; players
+    are named by `labels` (default `player 1`, `player 2`...)."""
+    labels = labels or [f"player {n}" for n in range(1, len(players) + 1)]
+    problems = [] if NAME_RE.match(name) else [f"name: {shown(name)}: use 1-48 lower-case letters, digits, '-' or '_'"]
+    try:
+        registry.get(ruleset_name)
+    except KeyError as exc:
+        problems.append(f"ruleset: {exc.args[0]}")
+    if problem := email_problem(gm_email):
+        problems.append(f"GM email: {problem}")
+    seen: dict[str, str] = {}
+    for label, player in zip(labels, players):
+        problems += [f"{label} ({shown(player.id)}): {p}" for p in player.problems()]
+        first = seen.setdefault(player.id.casefold(), label)
+        if first != label:
+            problems.append(f"{label}: the id {player.id!r} is taken by {first}")
+    if not players:
+        problems.append("players: at least one --player is needed")
+    folder = root / name
+    if problems or not folder.exists():
+        return problems
+    if (folder / "campaign.toml").exists():
+        return [f"{folder} already holds a campaign"]
+    return [] if folder.is_dir() and not any(folder.iterdir()) else [
+        f"{folder} exists and is not an empty folder; move it away or choose another name"]
 
 
 def create(root: Path, name: str, ruleset_name: str, map_name: str, players: list[NewPlayer],
            gm_email: str, now: datetime, schedule: dict[str, str] | None = None,
            transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None,
-           fixed_secrets: dict[str, str] | None = None) -> tuple[Campaign, dict[str, str]]:
-    """Write a new campaign; returns it and the generated secrets (sent in welcome mails).
+           fixed_secrets: dict[str, str] | None = None, welcome: bool = False) -> tuple[Campaign, dict[str, str]]:
+    """Write a new campaign; returns it and the generated secrets (sent in welcome mails, queued
+    in its outbox when `welcome` is set).
 
-    `fixed_secrets` (player id -> secret) is for the demo, whose sample mails are signed."""
-    try:
-        check_name(name)
-        ruleset = registry.get(ruleset_name)
-    except (ValueError, KeyError) as exc:
-        raise UserError(str(exc)) from exc
-    folder = root / name
-    if (folder / "campaign.toml").exists():
-        raise UserError(f"{folder} already holds a campaign")
+    Everything is checked before anything is written, and the folder is built under a temporary
+    name and renamed into place only once complete (welcome mails queued): a failure leaves no
+    half-made campaign whose secrets are lost. `fixed_secrets` (player id -> secret) is for the
+    demo, whose sample mails are signed. Raises CreationError naming every problem."""
+    problems = argument_problems(root, name, ruleset_name, players, gm_email)
+    if problems:
+        raise CreationError(problems)
+    ruleset = registry.get(ruleset_name)
     map_name = map_name or ruleset.default_map
     if not map_name:
-        raise UserError(f"{ruleset.title} has no default map: name one with --map")
+        raise CreationError([f"map: {ruleset.title} has no default map: name one with --map"])
     secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
     secrets |= fixed_secrets or {}
+    data = _settings_table(root, name, ruleset, map_name, players, gm_email, secrets, schedule, transport, rules)
+    try:
+        settings_from(data, root / name, root / name / "campaign.toml")
+    except SettingsError as exc:
+        raise CreationError(exc.problems) from exc
+    return _build(root, name, data, now, secrets if welcome else None), secrets
+
+
+def _settings_table(root: Path, name: str, ruleset: Ruleset, map_name: str, players: list[NewPlayer], gm_email: str,
+                    secrets: dict[str, str], schedule: dict[str, str] | None, transport: dict[str, Any] | None,
+                    rules: dict[str, Any] | None) -> dict[str, Any]:
+    """campaign.toml as `pbem new` writes it."""
     domain = "pbem.localhost"
     data: dict[str, Any] = {
         "name": name, "title": f"{ruleset.title}: {name}", "ruleset": ruleset.name, "map": map_name,
@@ -72,18 +156,57 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     try:
         data["players"] = ruleset.assign(map_name, data["players"])
     except ValueError as exc:
-        raise UserError(f"cannot set up {name}: {exc}") from exc
-    write_toml(folder / "campaign.toml", data, header=f"# Campaign {name}: settings. Edit freely; secrets are hashes.")
+        raise CreationError([f"cannot set up {name}: {exc}"]) from exc
+    return data
+
+
+def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None) -> Campaign:
+    """The campaign folder made complete under a hidden temporary name, then renamed into place."""
+    folder, staging = root / name, None
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for stale in root.glob(f".new-{name}-*"):      # left by a run that was killed while building
+            shutil.rmtree(stale, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
+        camp = _fill(staging / name, data, now, welcome)
+        if folder.is_dir():
+            folder.rmdir()                              # empty, or argument_problems refused it
+        os.rename(camp.folder, folder)
+    except OSError as exc:
+        raise UserError(f"cannot create {folder}: {exc.strerror or exc}; nothing was created") from exc
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+    return Campaign(folder)
+
+
+def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None) -> Campaign:
+    """Settings, opening state, first snapshot and (with `welcome`, the secrets) the welcome mails."""
+    write_toml(folder / "campaign.toml", data,
+               header=f"# Campaign {data['name']}: settings. Edit freely; secrets are hashes.")
     write_toml(folder / "state.toml", {})
     camp = Campaign(folder)
+    ruleset = registry.get(camp.settings.ruleset)
     try:
         camp.state = {"game": ruleset.create(camp.settings), "journal": {}}
     except ValueError as exc:
-        raise UserError(f"cannot set up {name}: {exc}") from exc
+        raise CreationError([f"cannot set up {data['name']}: {exc}"]) from exc
     turns.open_stage(camp, ruleset, now)
     turns.snapshot_start(camp, camp.state["stage"]["turn"])
     camp.save()
-    return camp, secrets
+    if welcome is not None:
+        queue_welcome(camp, welcome, now)
+    return camp
+
+
+def queue_welcome(camp: Campaign, secrets: dict[str, str], now: datetime) -> None:
+    """The welcome mails, queued in the campaign's outbox for the next tick."""
+    from pbem.engine import build_mail
+    from pbem.outqueue import enqueue
+
+    ruleset = registry.get(camp.settings.ruleset)
+    for reply in welcome_replies(camp, secrets, now):
+        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
 
 
 def _default_transport(root: Path) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from pbem.routing import SharedIntake
 from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
 from pbem.store import LockBusy, campaign_lock
+from pbem.template_alerts import alert_template_problems
 
 COMMIT_EVERY = 50
 """Messages whose effects are saved together, then marked done together: one state write per
@@ -153,6 +154,7 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
         send_reminders(camp, ruleset, now, log)
     else:   # orders may be waiting in the mailbox or the forum: no deadline passes without them
         log(f"{camp.name}: mail or forum could not be read; nothing is resolved until they are")
+    alert_template_problems(camp, ruleset, now)
     deliver_mail(camp, log, faults)
     publish_posts(camp, faults, log)
 

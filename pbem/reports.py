@@ -19,7 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
+from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateSyntaxError
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from pbem.orders import MAX_LINE_CHARS, MAX_ORDER_LINES
@@ -65,6 +66,7 @@ def md_code(value: Any) -> str:
 
 @lru_cache(maxsize=32)
 def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironment:
+    """The environment for a rule system's templates, with a campaign's overrides first."""
     paths = [Path(campaign_templates)] if campaign_templates else []
     paths += [TEMPLATES_DIR / system, TEMPLATES_DIR / "common"]
     env = SandboxedEnvironment(
@@ -83,7 +85,80 @@ def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironme
 
 
 def render(system: str, template: str, context: Mapping[str, Any], campaign_folder: Path | None = None) -> str:
+    """The template rendered, with the campaign's overrides when it has any. A broken override
+    (bad syntax, an undefined value, a sandbox refusal, a file not in UTF-8) does not stop the
+    mail: the built-in template is used for this render and the problem is kept for
+    `template_problems`. A failure of the built-in templates themselves is raised."""
     overrides = campaign_folder / "templates" if campaign_folder else None
-    env = environment(system, str(overrides) if overrides and overrides.exists() else "")
+    if overrides is None or not overrides.is_dir():
+        return _render(environment(system), template, context)
+    try:
+        return _render(environment(system, str(overrides)), template, context)
+    except Exception as exc:      # the GM's template, not pbem's code: whatever it raises, fall back
+        text = _render(environment(system), template, context)
+        if not isinstance(exc, (TemplateSyntaxError, UnicodeDecodeError)):    # check_overrides names those
+            met = _met.setdefault(str(overrides), [])
+            problem = f"{_blame(exc, overrides)}: {_reason(exc)}{FALLBACK}"
+            met += [problem] if problem not in met else []
+        return text
+
+
+def _render(env: SandboxedEnvironment, template: str, context: Mapping[str, Any]) -> str:
     text = env.get_template(f"{template}.md.j2").render(**context)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+FALLBACK = "; pbem uses its built-in template instead until the file is fixed or removed"
+_met: dict[str, list[str]] = {}
+"""Campaign templates folder -> problems met while rendering, not yet handed out."""
+
+
+def template_problems(system: str, campaign_folder: Path) -> list[str]:
+    """Every problem of a campaign's template overrides, each once, as one line naming the file:
+    those `check_overrides` finds in the files, then those met while rendering since the last
+    call (which hands them out). The engine tells the game master about each."""
+    found = check_overrides(system, campaign_folder) + _met.pop(str(campaign_folder / "templates"), [])
+    return list(dict.fromkeys(found))
+
+
+def check_overrides(system: str, campaign_folder: Path) -> list[str]:
+    """Each override in `<campaign>/templates/` read as UTF-8 and compiled: the problems found,
+    one line each. Undefined values and sandbox refusals show only when rendering."""
+    overrides = campaign_folder / "templates"
+    if not overrides.is_dir():
+        return []
+    env = environment(system, str(overrides))
+    problems = []
+    for path in sorted(overrides.rglob("*.j2")):
+        name = f"templates/{path.relative_to(overrides).as_posix()}"
+        try:
+            env.compile(path.read_bytes().decode("utf-8"), name, str(path))
+        except TemplateSyntaxError as exc:
+            problems.append(f"{name} line {exc.lineno}: {_reason(exc)}{FALLBACK}")
+        except (UnicodeDecodeError, OSError) as exc:
+            problems.append(f"{name}: {_reason(exc)}{FALLBACK}")
+    return problems
+
+
+def _blame(exc: BaseException, overrides: Path) -> str:
+    """The override file (and line) the error came from, as far as the traceback tells."""
+    where = "templates/"
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith(str(overrides)):
+            where = f"templates/{Path(filename).relative_to(overrides).as_posix()} line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (at byte {exc.start}); save it as UTF-8"
+    if isinstance(exc, OSError):
+        return f"cannot be read ({exc.strerror or exc})"
+    if isinstance(exc, TemplateSyntaxError):
+        return f"syntax: {exc.message}".replace("\n", " ")
+    if isinstance(exc, SecurityError):
+        return f"refused by the sandbox: {exc}".replace("\n", " ")
+    return (str(exc) or type(exc).__name__).replace("\n", " ")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.store import read_toml
+from pbem.checks import SettingsError, Table, check_transport, email_problem, read_file
 
 FILE = "pbem.toml"
 
@@ -45,21 +45,27 @@ class Site:
 
 
 def load_site(root: Path) -> Site | None:
-    """The site settings in root, or None when there are none. Raises StoreError for a
-    broken file and ValueError for a missing address."""
+    """The site settings in root, or None when there are none. Raises StoreError for a file
+    that cannot be read and SettingsError naming every key of the wrong type."""
     path = Path(root) / FILE
     if not path.exists():
         return None
-    raw = read_toml(path)
-    transport = raw.get("transport", {})
-    base = {"base": str(path.parent.resolve())}
-    inbox = base | {"shared": FILE} | dict(transport["inbox"]) if "inbox" in transport else {}
-    outbox = base | dict(transport["outbox"]) if "outbox" in transport else {}
-    address = str(raw.get("address", "")).strip().lower()
+    problems: list[str] = []
+    top = Table(read_file(path), "", problems)
+    transport = Table.of(top, "transport", " of [transport.inbox] and [transport.outbox]")
+    inbox, outbox = Table.of(transport, "inbox").raw, Table.of(transport, "outbox").raw
+    check_transport(transport)
+    address = top.text("address", what="the shared mailbox's address").strip().lower()
     if inbox and "@" not in address:
-        raise ValueError(f"{path}: address: required with a shared [transport.inbox] "
-                         "(the shared mailbox's address, used to answer mail for no campaign)")
-    return Site(path.parent, address, inbox, outbox)
+        problems.append("address: required with a shared [transport.inbox] "
+                        "(the shared mailbox's address, used to answer mail for no campaign)")
+    elif address and (problem := email_problem(address)):
+        problems.append(f"address: {problem}")
+    if problems:
+        raise SettingsError(path, problems)
+    base = {"base": str(path.parent.resolve())}
+    return Site(path.parent, address, base | {"shared": FILE} | dict(inbox) if inbox else {},
+                base | dict(outbox) if outbox else {})
 
 
 def site_of(root: Path) -> Site | None:

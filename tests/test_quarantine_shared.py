@@ -14,9 +14,11 @@ import tomli_w
 from pbem.campaign import Campaign
 from pbem.cli import main
 from pbem.engine import tick
-from pbem.quarantine import QUARANTINE_AFTER, Quarantine, ident
-from pbem.rulesets import registry
 from pbem.journal import message_id_of, notes_by_id
+from pbem.mail.message import Submission
+from pbem.quarantine import QUARANTINE_AFTER, Quarantine, ident
+from pbem.routing import Postmaster
+from pbem.rulesets import registry
 from tests.isolation_helpers import BLUE, RED, campaign, hour
 
 
@@ -28,8 +30,16 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     site = {"address": "orders@pbem.test", "transport": {"inbox": {"type": "maildir", "path": "mail"},
                                                          "outbox": {"type": "maildir", "path": "outmail"}}}
     (root / "pbem.toml").write_text(tomli_w.dumps(site))
-    (root / "templates").mkdir()
-    (root / "templates" / "unrouted.md.j2").write_text('{% if "CRASH" in subject %}{{ 1 // 0 }}{% endif %}Not here.\n')
+    answer = Postmaster.answer
+
+    def falls_over(self: Postmaster, sub: Submission, named: str, elsewhere: str = "") -> None:
+        """A fault in the postmaster's own code for one kind of mail (a broken template override
+        no longer is one: it falls back to the built-in template)."""
+        if "CRASH" in sub.subject:
+            raise ZeroDivisionError("integer division or modulo by zero")
+        answer(self, sub, named, elsewhere)
+
+    monkeypatch.setattr(Postmaster, "answer", falls_over)
     campaign(root, "rift", ruleset="crashy", own_mail=False)
     campaign(root, "zeta", own_mail=False)
     return root

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,16 +21,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.creation import NewPlayer, create, welcome_replies
-    from pbem.engine import build_mail
-    from pbem.outqueue import enqueue
-    from pbem.rulesets import registry
+    """Exit status 2, with one line per problem and nothing written, for arguments that cannot
+    make a campaign."""
+    from pbem.creation import CreationError, argument_problems, create, read_players
 
-    now = datetime.now(UTC)
-    players = [NewPlayer.parse(s) for s in args.player]
-    camp, secrets = create(args.root, args.name, args.ruleset, args.map, players, args.gm_email, now)
-    ruleset = registry.get(camp.settings.ruleset)
-    for reply in welcome_replies(camp, secrets, now):
-        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+    players, labels, problems = read_players(args.player)
+    problems += argument_problems(args.root, args.name, args.ruleset, players, args.gm_email, labels)
+    try:
+        if problems:
+            raise CreationError(problems)
+        camp, _ = create(args.root, args.name, args.ruleset, args.map, players, args.gm_email, datetime.now(UTC),
+                         welcome=True)
+    except CreationError as exc:
+        for problem in exc.problems:
+            print(f"pbem new: {problem}", file=sys.stderr)
+        return 2
     print(f"created {camp.folder}; welcome mails with each secret are queued: run `pbem tick --root {args.root}`")
     return 0
