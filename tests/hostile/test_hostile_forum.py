@@ -118,6 +118,37 @@ def leaks(texts: list[str]) -> list[str]:
     return [f"a secret in a forum post: {text[:120]!r}" for text in texts for s in ALL_SECRETS if s in text]
 
 
+LATE = 2
+"""Alice's private messages dropped after strangers mailed under the ids they will get."""
+
+
+def filed_numbers(thread: Path) -> list[int]:
+    return [int(p.name[:6]) for p in thread.rglob("*.md") if p.name[:6].isdigit()]
+
+
+def forged_then_real(root: Path, thread: Path) -> Iterator[None]:
+    """Before tick 2: Eve mails under the Message-IDs the next posts will have; before tick 3:
+    Alice's real private messages, which must still be answered."""
+    yield
+    late = max(filed_numbers(thread), default=0) + 1
+    drop(root, [Mail(f"forged-late-{n}", "rift", (
+        f"From: Eve <eve@outside.test>\r\nTo: rift@pbem.test\r\nSubject: [rift] hi\r\n"
+        f"Message-ID: <forum-post-folder-{n}@rift>\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n\r\nhello\r\n").encode())
+        for n in range(late, late + LATE + 5)])
+    yield
+    for n in range(LATE):
+        folder_post(thread / "private", f"late-{n}.md", b'author = "alice"\n', f"STATUS late-{n}\n".encode())
+
+
+def late_posts_answered(thread: Path) -> list[str]:
+    """Each of Alice's late private messages has the bot's answer in reply to it."""
+    posts = {p.read_text(): int(p.name[:6]) for p in (thread / "private").glob("*-alice.md")}
+    late = {n: number for text, number in posts.items() for n in range(LATE) if f"STATUS late-{n}" in text}
+    answers = [p.read_text() for p in (thread / "private").glob(f"*-{BOT}.md")]
+    return [f"late post {n} (id {late.get(n)}) was not answered" for n in range(LATE)
+            if n not in late or not any(f"in_reply_to = {late[n]}\n" in text for text in answers)]
+
+
 @pytest.fixture(scope="module")
 def folder_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, list[str]]:
     root = tmp_path_factory.mktemp("hostile-folder") / "campaigns"
@@ -128,12 +159,18 @@ def folder_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, list[str]
     drop_corpus_posts(thread)
     drop_broken_posts(thread)
     run = Run(root)
-    return run, play(run)
+    return run, play(run, forged_then_real(root, thread))
 
 
 def test_folder_thread_no_tick_raises_and_the_healthy_orders_are_applied(folder_run: tuple[Run, list[str]]) -> None:
     run, on_file = folder_run
     problems = check_ticks(run) + on_file + check_resolved(run)
+    assert not problems, report(problems)
+
+
+def test_folder_thread_posts_are_never_taken_for_mail_under_their_ids(folder_run: tuple[Run, list[str]]) -> None:
+    run, _ = folder_run
+    problems = late_posts_answered(run.root.parent / "forum" / "rift")
     assert not problems, report(problems)
 
 
