@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import email
 import re
+from collections import Counter
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -300,17 +301,14 @@ def fate_problems(mails: list[Mail], outgoing: list[Outgoing], root: Path,
     kept = journals(root)
     all_keys = set().union(*kept.values()) if kept else set()
     texts = quarantined_texts(root, quarantine)
-    replies: dict[tuple[str, str], int] = {}
-    for out in outgoing:
-        for address in out.to:
-            replies[out.header("In-Reply-To").strip(), address] = replies.get((out.header("In-Reply-To").strip(), address), 0) + 1
-    expected: dict[tuple[str, str], int] = {}
+    replies = Counter((out.header("In-Reply-To").strip(), address) for out in outgoing for address in out.to)
+    expected: Counter[tuple[str, str]] = Counter()
     problems = []
     for mail in mails:
         mid, sender, key = message_id_of(mail.raw), sender_of(mail.raw), key_of(mail.raw)
         if key is None:
             problems.append(f"{mail.name}: parse_message raised")
-        expected[mid, sender] = expected.get((mid, sender), 0) + 1
+        expected[mid, sender] += 1
         answered = bool(mid and sender and replies.get((mid, sender)))
         if not (answered or (key is not None and key in all_keys) or is_quarantined(mail, key, texts)):
             problems.append(f"{mail.name}: neither answered, journalled nor quarantined")

@@ -189,7 +189,8 @@ def message_ids() -> Mails:
     refs = f"References: <CAF{'x' * 90}@mail.gmail.com> {long_id}"
     yield "message-id-outlook-player", mail(MALLORY, "[rift] orders", GREY + "G-1 H\n", mid=long_id)
     yield "message-id-outlook-stranger", mail(EVE, "[rift] orders", "hello\n", mid=long_id.replace("AM6", "DB9"))
-    yield "message-id-outlook-references", mail(MALLORY, "Re: [rift] orders", GREY + "G-1 H\n", mid=long_id.replace("AM6", "VI1"),
+    yield "message-id-outlook-references", mail(MALLORY, "Re: [rift] orders", GREY + "G-1 H\n",
+                                                mid=long_id.replace("AM6", "VI1"),
                                                 headers=refs + f"\nIn-Reply-To: {long_id}")
     yield "message-id-missing-player", mail(MALLORY, "[rift] orders", GREY + "G-1 H\n", mid=None)
     yield "message-id-missing-stranger", mail(EVE, "[rift] orders", "hello\n", mid=None)
@@ -262,7 +263,8 @@ def broken_mime() -> Mails:
     yield "broken-mime-unknown-encoding", mail(MALLORY, "[rift] orders", signed, name="x-uuencode",
                                                headers="Content-Transfer-Encoding: x-martian")
     yield "broken-mime-content-type", mail(MALLORY, "[rift] orders", signed, ctype=';;;"=/', name="bad-ctype")
-    yield "broken-mime-headers-only", b"From: " + MALLORY.encode() + b"\r\nSubject: [rift] orders\r\nMessage-ID: <head@corpus.test>"
+    yield "broken-mime-headers-only", (f"From: {MALLORY}\r\nSubject: [rift] orders\r\n"
+                                       "Message-ID: <head@corpus.test>").encode()
     yield "broken-mime-pure-noise", garbage("noise", 5000)
     yield "broken-mime-empty", b""
 
