@@ -102,6 +102,8 @@ def lone_surrogates() -> Mails:
                                                    name=f"surrogate-subject-{charset}")
         yield f"surrogate-body-{charset}", mail(MALLORY, "[rift] orders", GREY.encode() + bodies[charset],
                                                 ctype=f'text/plain; charset="{charset}"', name=f"surrogate-body-{charset}")
+    yield "surrogate-body-utf-7-prose", mail(MALLORY, "[rift] orders", GREY.encode() + b"G-1 H\nGreetings +2AA- friend\n",
+                                             ctype='text/plain; charset="utf-7"', name="surrogate-body-prose")
     yield "surrogate-from-utf-7", mail(f"=?utf-7?Q?+2AA-?= <mallory@players.test>", "[rift] orders",
                                        GREY + "G-1 H\n", name="surrogate-from")
 
