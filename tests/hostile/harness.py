@@ -334,6 +334,7 @@ def outgoing_problems(outgoing: list[Outgoing]) -> list[str]:
         if not out.to:
             problems.append(f"{label}: no recipient")
         problems += [f"{label}: carries a secret" for s in ALL_SECRETS if s in decoded_text(out.raw)]
+        problems += [f"{label}: a player's link or image is live: {link[:80]!r}" for link in live_links(out.raw)]
     return problems
 
 
@@ -366,6 +367,22 @@ def id_problems(out: Outgoing) -> list[str]:
         if "=?" in value:
             problems.append(f"{name} is RFC 2047-encoded: {value[:120]!r}")
     return problems
+
+
+LIVE_LINK = re.compile(r"""<(?:a|img)\b[^>]*(?:href|src)\s*=\s*["']?https?://evil\.example[^>]*>""", re.IGNORECASE)
+
+
+def live_links(raw: bytes) -> list[str]:
+    """Links and images to the corpus's phishing host in the HTML parts (escaped text is fine)."""
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    found = []
+    for part in msg.walk():
+        if part.get_content_type() == "text/html":
+            try:
+                found += LIVE_LINK.findall(part.get_content())
+            except (LookupError, ValueError):
+                continue
+    return found
 
 
 def decoded_text(raw: bytes) -> str:

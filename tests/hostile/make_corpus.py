@@ -165,7 +165,19 @@ def conquest() -> Mails:
                                                 name="conq-dashes", **head)
 
 
+ROSTER = """ARTILLERY G-2 no
+FAST G-2 no
+DECLARE G-2 Grimgor Ironhide
+C1 character Grimgor Ironhide @345 W3 general special
+U1 infantry 25 Orc Boyz @6
+U2 infantry 20 Black Orcs @12
+U3 cavalry 10 Boar Boyz @16
+"""
+
+
 def markdown_phishing() -> Mails:
+    yield "markdown-phish-full-list", mail(MALLORY, "[rift] new list", GREY + f"LIST G-2 {PHISH}\n" + ROSTER,
+                                           name="phish-full-list")
     yield "markdown-phish-list-name", mail(MALLORY, "[rift] lists", GREY + f"LIST G-2 {PHISH}\n", name="phish-list")
     yield "markdown-phish-order-line", mail(MALLORY, "[rift] orders", GREY + f"G-1 M {PHISH}\n", name="phish-order")
     yield "markdown-phish-subject", mail(MALLORY, f"[rift] {PHISH}", GREY + "G-1 H\n", name="phish-subject")
