@@ -232,6 +232,18 @@ def test_an_encoded_vertical_tab_in_a_subject_is_answered() -> None:
     assert back["Subject"] == "Re: hi there"
 
 
+@pytest.mark.parametrize("typed", ["hi=?utf-8?q?=0Cthere?=", "=?utf-8?q?hi=0C?=Bcc: x@evil.example",
+                                   "=?utf-8?q?=3D=3Futf-8=3Fq=3Fhi=3D0A=3F=3D?= there"])
+def test_encoded_words_typed_as_plain_text_cannot_smuggle_a_line_break(typed: str) -> None:
+    """A forum title is plain text, never decoded: what looks like an encoded word in it
+    would be decoded by the email package when the reply's Subject is set."""
+    msg = build(dataclasses.replace(REPORT, subject=f"Re: {typed}"))
+    queued = message_from_bytes(serialised(msg), policy=policy.compat32)    # as delivery re-reads the queue
+    assert queued.as_bytes()                                                # and writes it again
+    subject = str(message_from_bytes(serialised(msg), policy=policy.default)["Subject"])
+    assert subject.startswith("Re: ") and not re.search(r"[\x00-\x1f\x7f-\x9f]", subject)
+
+
 def test_lone_surrogates_from_utf7_become_replacement_characters() -> None:
     raw = (b"From: red@example.org\r\nSubject: =?utf-7?Q?+2AA-?=\r\nMessage-ID: <u7@example.org>\r\n"
            b"Content-Type: text/plain; charset=utf-7\r\n\r\nR-1 H +2AA- end\r\n")

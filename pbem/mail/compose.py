@@ -17,6 +17,7 @@ import html
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage, MIMEPart
 from email.policy import Policy
 from email.utils import format_datetime, formataddr, parseaddr
@@ -114,15 +115,39 @@ _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 """Control characters: among them everything str.splitlines (and so the email package)
 takes for a line break: \\r \\n \\v \\f \\x1c-\\x1e \\x85, and U+2028/U+2029."""
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_HEADERS = HeaderRegistry()
 """Lone surrogates, as the utf-7 and unicode_escape codecs produce: no charset can write them."""
 
 
 def safe_header(value: str) -> str:
     """A header value pbem may write, made from any text: line breaks and other control
     characters become spaces (runs of white space one), code points no charset can encode
-    become U+FFFD. The email package then encodes what is not ASCII (RFC 2047)."""
-    text = _UNSAFE.sub(" ", _SURROGATE.sub("\ufffd", value))
-    return " ".join(text.split())
+    become U+FFFD. The email package then encodes what is not ASCII (RFC 2047).
+
+    Text that reads as RFC 2047 encoded words ("=?utf-8?q?hi=0C?=", typed into a forum
+    title, say) would be decoded by the email package when set, smuggling back the very
+    characters removed here: such text is cleaned as the email package will read it."""
+    clean = _clean(value)
+    for _ in range(3):          # encoded words inside encoded words: a few rounds, then none
+        if "=?" not in clean:
+            return clean
+        seen = _as_read(clean)
+        if seen == clean:
+            return clean
+        clean = _clean(seen)
+    return clean.replace("=?", "= ?")
+
+
+def _clean(value: str) -> str:
+    return " ".join(_UNSAFE.sub(" ", _SURROGATE.sub("\ufffd", value)).split())
+
+
+def _as_read(value: str) -> str:
+    """The value as the email package reads it back (encoded words decoded)."""
+    try:
+        return str(_HEADERS("subject", value))
+    except Exception:      # noqa: BLE001  (any parse failure: keep the words from being read as encoded)
+        return value.replace("=?", "= ?")
 
 
 def safe_text(text: str) -> str:
