@@ -292,9 +292,10 @@ def is_quarantined(mail: Mail, key: str | None, texts: list[bytes]) -> bool:
     return any(raw and raw in text.replace(b"\r\n", b"\n") or any(mark in text for mark in marks) for text in texts)
 
 
-MUST_ANSWER = ("reused-message-id",)
-"""Classes whose journal key alone proves nothing: the mail they reuse the Message-ID of is in
-the journal too. A person's mail under a known id is handled as new, so it is answered."""
+MUST_ANSWER: tuple[str, ...] = ()
+"""Classes whose journal entry alone would prove nothing. None now: a journal key carries a
+digest of the mail's content, so a mail reusing another's Message-ID is journalled under a key
+of its own (its answer may be held back by the reply limit when its sender sent many)."""
 
 
 def fate_problems(mails: list[Mail], outgoing: list[Outgoing], root: Path,

@@ -5,6 +5,7 @@ sends to anyone, so what went out can be checked whatever the recipient."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -26,12 +27,12 @@ class AclDovecot(Dovecot):
     def __init__(self, users: Iterable[str]) -> None:
         acl_dir = Path(tempfile.mkdtemp(prefix="pbem-acl-"))
         os.chmod(acl_dir, 0o755)          # the mail processes (uid nobody when root) read it
-        self.acl = acl_dir / "global-acl"
+        self.acl_file = acl_dir / "global-acl"
         self.rights = {user: ALL_RIGHTS for user in users}
         self._write_acl()
         super().__init__(users={user: PASSWORD for user in users}, extra_conf=(
             "mail_plugins = $mail_plugins acl\n"
-            f"plugin {{\n  acl = vfile:{self.acl}:cache_secs=0\n}}\n"))
+            f"plugin {{\n  acl = vfile:{self.acl_file}:cache_secs=0\n}}\n"))
 
     def read_only(self, user: str) -> None:
         """From now on `user` may list and read its mailboxes, nothing else: SELECT says READ-ONLY."""
@@ -39,27 +40,34 @@ class AclDovecot(Dovecot):
         self._write_acl()
 
     def _write_acl(self) -> None:
-        self.acl.write_text("".join(f"* user={user} {rights}\n" for user, rights in self.rights.items()))
-        os.chmod(self.acl, 0o644)
+        self.acl_file.write_text("".join(f"* user={user} {rights}\n" for user, rights in self.rights.items()))
+        os.chmod(self.acl_file, 0o644)
 
     def client(self, user: str) -> IMAPClient:
         client = IMAPClient("127.0.0.1", port=self.imap_port, ssl=False, timeout=10)
         client.login(user, PASSWORD)
         return client
 
-    def append(self, user: str, raws: list[bytes]) -> list[int]:
-        """Append in order; returns the indexes of the mails the server refused."""
-        refused = []
+    def append(self, user: str, raws: list[bytes]) -> tuple[list[int], dict[int, bytes]]:
+        """Append in order; returns the indexes of the mails the server refused, and what it
+        stored of each other one (Dovecot may mend bytes, and pbem reads what it stored)."""
+        refused, uids = [], {}
         client = self.client(user)
         try:
             for index, raw in enumerate(raws):
                 try:
-                    client.append("INBOX", raw)
+                    answer = client.append("INBOX", raw)
                 except IMAPClientError:
                     refused.append(index)
+                    continue
+                found = re.search(rb"APPENDUID \d+ (\d+)", answer)
+                if found:
+                    uids[index] = int(found.group(1))
+            client.select_folder("INBOX", readonly=True)
+            data = client.fetch(list(uids.values()), [b"BODY.PEEK[]"]) if uids else {}
         finally:
             client.logout()
-        return refused
+        return refused, {index: bytes(data[uid][b"BODY[]"]) for index, uid in uids.items() if uid in data}
 
     def quarantine_folders(self, user: str) -> list[bytes]:
         """Every message in a folder of `user` whose name says quarantine."""

@@ -6,7 +6,7 @@ shared by all campaigns (pbem.toml). Replies go to a loopback SMTP server that k
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +64,8 @@ def deliver(server: AclDovecot, mails: list[Mail], mailbox_of: dict[str, str]) -
     taken, refused = [], []
     for user in dict.fromkeys(mailbox_of.values()):
         mine = [m for m in mails if mailbox_of[m.campaign] == user]
-        bad = set(server.append(user, [m.raw for m in mine]))
-        taken += [m for i, m in enumerate(mine) if i not in bad]
+        bad, stored = server.append(user, [m.raw for m in mine])
+        taken += [replace(m, raw=stored.get(i, m.raw)) for i, m in enumerate(mine) if i not in bad]
         refused += [m.name for i, m in enumerate(mine) if i in bad]
     return taken, refused
 
