@@ -1,0 +1,105 @@
+"""The season loop: players answer each stage (or stay silent), the GM acts on a seeded script,
+and the clock moves in steps past deadlines until the campaign is over.
+
+The GM's script, drawn once per season: one PAUSE and a RESUME some ticks later, one EXTEND, one
+typo, one REPLACE of a player by a newcomer; besides, he answers what `gm_pending` says waits for
+him (approvals, disputed results) on most ticks, and any question a resolution stopped on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.season.agents import AGENTS, STEP_CHOICES, Agent
+from tests.season.harness import Season
+
+SILENCE = 0.15        # chance a player sends nothing for a stage
+RESEND = 0.1          # chance a player sends his orders again (a correction) later in the stage
+GM_DILIGENCE = 0.7    # chance per tick that the GM deals with what waits for him
+
+
+@dataclass
+class Script:
+    """Which tick each scripted GM action happens at."""
+
+    pause: int
+    resume: int
+    extend: int
+    typo: int
+    replace: int
+    done: set[str] = field(default_factory=set)      # the season's record of what the GM did
+
+
+def draw_script(season: Season) -> Script:
+    """Early enough that the shortest season (about a dozen ticks) sees every action."""
+    rng = season.rng
+    pause = rng.randint(2, 6)
+    return Script(pause, pause + rng.randint(1, 3), rng.randint(1, 8), rng.randint(1, 8), rng.randint(3, 9),
+                  season.gm_done)
+
+
+def play(root: Path, system: str, seed: int) -> Season:
+    """Play one season of `system` to its end; every tick is checked (tests/season/checks.py)."""
+    agent: Agent = AGENTS[system]()
+    season = Season(root, system, seed, agent.setup)
+    script = draw_script(season)
+    answered: set[tuple[object, ...]] = set()
+    while not season.stage().over:
+        assert season.ticks < agent.max_ticks, f"{season.where()}: not over after {agent.max_ticks} ticks"
+        players_act(season, agent, answered)
+        gm_acts(season, agent, script)
+        season.tick(season.rng.choice(STEP_CHOICES))
+    season.tick(STEP_CHOICES[0])       # one quiet tick after the end: nothing more may break
+    return season
+
+
+def players_act(season: Season, agent: Agent, answered: set[tuple[object, ...]]) -> None:
+    stage, meta = season.stage(), season.stage_meta()
+    key = (meta.get("turn"), meta.get("kind"), meta.get("opened"))
+    for pid in stage.owing:
+        first = (key, pid) not in answered
+        answered.add((key, pid))
+        if (first and season.rng.random() < SILENCE) or (not first and season.rng.random() >= RESEND):
+            continue
+        lines = agent.orders(season, pid, stage)
+        if lines:
+            season.send(pid, lines)
+
+
+def gm_acts(season: Season, agent: Agent, script: Script) -> None:
+    lines = [*scripted(season, agent, script), *agent.end(season)]
+    question = season.stage_meta().get("question")
+    if question:
+        lines.append(f"DECIDE {question['key']} {(question.get('options') or ['yes'])[0]}")
+    if season.rng.random() < GM_DILIGENCE:
+        lines += [agent.ruling(season, task) for task in season.ruleset.gm_pending(season.context())]
+    if lines:
+        season.send_gm(lines)
+
+
+def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
+    now, lines = season.ticks, []
+    if now >= script.pause and "pause" not in script.done:
+        script.done.add("pause")
+        lines.append("PAUSE")
+    if now >= script.resume and "resume" not in script.done and "pause" in script.done:
+        script.done.add("resume")
+        lines.append("RESUME")
+    if now >= script.extend and "extend" not in script.done:
+        script.done.add("extend")
+        lines.append("EXTEND 1d")
+    if now >= script.typo and "typo" not in script.done:
+        script.done.add("typo")
+        lines.append(agent.typo(season.rng))
+    if now >= script.replace and "replace" not in script.done:
+        script.done.add("replace")
+        lines.append(replace(season))
+    return lines
+
+
+def replace(season: Season) -> str:
+    """Hand a seat to a newcomer; the newcomer signs with the secret from his welcome mail."""
+    seat = season.seats[season.rng.choice(sorted(season.seats))]
+    seat.email = f"{seat.pid}-new@players.localhost"
+    return f"REPLACE {seat.pid} {seat.email} Newcomer"
