@@ -211,6 +211,7 @@ class DaemonRift(Ruleset):
         if phase == "lists":
             reporting.store_lists(game, by_faction)
             alerts += reporting.lists_alerts(game)
+            setup.open_turn_one(game.state)
         elif phase == "orders":
             reporting.store_lists(game, by_faction)
             alerts += reporting.lists_alerts(game)       # lists for new tokens and replacements (DR-LST-8)
