@@ -41,8 +41,8 @@ class Agent(Protocol):
 SCHEDULE = {"timezone": "UTC", "at": "20:00", "reminder": "24h"}
 
 
-def players(rows: list[tuple[str, str, str]]) -> list[NewPlayer]:
-    return [NewPlayer(pid, pid.title(), f"{pid}@players.localhost", faction, prefix, str(i + 1))
+def players(rows: list[tuple[str, str, str]], homes: tuple[str, ...] = ()) -> list[NewPlayer]:
+    return [NewPlayer(pid, pid.title(), f"{pid}@players.localhost", faction, prefix, homes[i] if homes else str(i + 1))
             for i, (pid, faction, prefix) in enumerate(rows)]
 
 
@@ -64,9 +64,10 @@ class DaemonRift:
 
     max_ticks = 160
 
-    def __init__(self, turns: int = 5) -> None:
+    def __init__(self, turns: int = 6) -> None:
         self.setup = Setup("rift_valley", players([("red", "Red", "R"), ("blue", "Blue", "B"),
-                                                   ("green", "Green", "G"), ("yellow", "Yellow", "Y")]),
+                                                   ("green", "Green", "G"), ("yellow", "Yellow", "Y")],
+                                   homes=("1", "5", "3", "7")),      # strongholds 4-6 moves apart: battles come soon
                            SCHEDULE | {"lists": "3d", "orders": "3d", "battles": "4d", "retreats": "2d"},
                            {"campaign": {"turns": turns}})
 
@@ -90,15 +91,23 @@ class DaemonRift:
 
     def _moves(self, rng: Random, game, faction: str) -> list[str]:  # type: ignore[no-untyped-def]
         lines = []
+        enemies = [t.territory for t in game.state.tokens.values() if t.faction != faction]
         for token in game.state.tokens_of(faction):
             around = sorted(game.gmap.neighbours(token.territory))
-            if around and rng.random() < 0.6:
+            roll = rng.random()
+            if around and enemies and roll < 0.75:           # march on the nearest enemy: battles come
+                lines.append(f"{token.id} M {self._towards(game, token.territory, around, enemies)}")
+            elif around and roll < 0.9:
                 lines.append(f"{token.id} M {rng.choice(around)}")
             else:
                 lines.append(f"{token.id} H")
         if rng.random() < 0.1:
             lines.append("HLOD everything")        # a player's typo: answered as a problem line
         return lines
+
+    def _towards(self, game, start: str, around: list[str], enemies: list[str]) -> str:  # type: ignore[no-untyped-def]
+        goal = min(enemies, key=lambda e: (game.gmap.distance(start, e), e))
+        return min(around, key=lambda n: (game.gmap.distance(n, goal), n))
 
     def _results(self, rng: Random, game, faction: str) -> list[str]:  # type: ignore[no-untyped-def]
         from pbem.rulesets.daemon_rift import battle_window
@@ -232,7 +241,7 @@ class Conquest:
 
     max_ticks = 220
 
-    def __init__(self, target: int = 6) -> None:
+    def __init__(self, target: int = 8) -> None:
         self.setup = Setup("four_marches", players([(pid, colour, colour[0]) for pid, colour in (
             ("anna", "Red"), ("ben", "Blue"), ("cara", "Green"), ("dan", "Yellow"))]),
             SCHEDULE | {"capitals": "3d", "campaign": "3d", "setup": "2d", "results": "4d", "conquest": "3d"},

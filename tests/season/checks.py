@@ -16,6 +16,8 @@ from pbem.cli import main as pbem_main
 from pbem.schedule import parse_time
 from pbem.store import read_toml
 
+from tests.season.harness import body
+
 if TYPE_CHECKING:
     from tests.season.harness import Season
 
@@ -102,8 +104,33 @@ def final_report(season: Season) -> list[str]:
     return [f"no final report to {who}" for who in people if not any(who in s.to.lower() for s in reports)]
 
 
+def missing_only_after_a_window(season: Season) -> list[str]:
+    """A stage that resolves with players missing was open to them at least one tick before: a
+    stage opened and closed in the same tick on someone's silence gave him no chance to answer."""
+    seen = set(season.titles[:-1])
+    problems = []
+    for line in season.tick_logs[-1].lines:
+        title, missing = line.partition("resolved ")[2].partition("; waiting for ")[::2]
+        if missing and title not in seen:
+            problems.append(f"{title} resolved with {missing.removesuffix(' was over')} missing in the tick it opened")
+    return problems
+
+
+def owed_mail_read(season: Season) -> list[str]:
+    """A player who sent mail while the stage owed it him is never told that nothing is expected
+    from him in that same stage."""
+    problems = []
+    for sent in season.outbox:
+        stage = season.sent_in.get(sent.in_reply_to, "")
+        if sent.tick == season.ticks and stage and f"Nothing is expected from you in this stage ({stage})" in \
+                body(sent.message):
+            problems.append(f"{sent.in_reply_to}: sent while {stage} owed it, answered 'Nothing is expected'")
+    return problems
+
+
 CHECKS: tuple[Callable[[Season], list[str]], ...] = (no_traceback, answered_once, unique_message_ids,
-                                                     deadline_explained, dice_verify, final_report)
+                                                     deadline_explained, dice_verify, final_report,
+                                                     missing_only_after_a_window, owed_mail_read)
 
 
 def after_tick(season: Season, before: int) -> None:

@@ -76,6 +76,8 @@ class Season:
         self.mail_no = 0
         self.expected: dict[str, str] = {}          # Message-ID we sent -> who sent it
         self.mail_files: dict[str, str] = {}        # Message-ID we sent -> its file in the inbox
+        self.sent_in: dict[str, str] = {}           # a player's Message-ID -> the stage that owed it his mail
+        self.titles: list[str] = []                 # the stage's title after each tick
         self.outbox: list[Sent] = []
         self.tick_logs: list[TickLog] = []
         self.turns_seen: list[int] = []
@@ -92,6 +94,7 @@ class Season:
                             schedule=setup.schedule, transport=dict(MAIL_TRANSPORT), rules=setup.rules,
                             fixed_secrets=secrets)
         self.folder = camp.folder
+        self.titles.append(str(camp.state.get("stage", {}).get("title", "")))
         for reply in welcome_replies(camp, made, T0):
             enqueue(camp.folder, build_mail(camp, self.ruleset, reply, T0))
 
@@ -115,7 +118,9 @@ class Season:
     # -- mail in -----------------------------------------------------------------------
     def send(self, pid: str, lines: list[str], subject: str = "orders") -> str:
         seat = self.seats[pid]
-        return self._drop(seat.email, [f"PLAYER {pid} {seat.secret}", *lines], subject, pid)
+        mid = self._drop(seat.email, [f"PLAYER {pid} {seat.secret}", *lines], subject, pid)
+        self.sent_in[mid] = str(self.stage_meta().get("title", "")) if pid in self.stage().owing else ""
+        return mid
 
     def send_gm(self, lines: list[str]) -> str:
         return self._drop(self.gm_email, [f"GM {self.gm_secret}", *lines], "GM", "gm")
@@ -157,6 +162,7 @@ class Season:
         self._camp = None
         self._read_outbox()
         self.turns_seen.append(self._turn())
+        self.titles.append(str(self.stage_meta().get("title", "")))
         checks.after_tick(self, before)
         return log
 
