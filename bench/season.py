@@ -1,4 +1,4 @@
-"""Season simulations over many seeds: `python bench/season.py [--seeds N] [--first S] [SYSTEM ...]`.
+"""Season simulations over many seeds: `python bench/season.py [--seeds N] [--first S] [--quick] [SYSTEM ...]`.
 
 Plays each registered rule system (or the ones named) to its end for seeds S..S+N-1 through the
 tick, checking the invariants of tests/season/checks.py after every tick (tests/season/), and
@@ -21,12 +21,12 @@ from tests.season.agents import AGENTS  # noqa: E402
 from tests.season.driver import play  # noqa: E402
 
 
-def one(system: str, seed: int) -> bool:
+def one(system: str, seed: int, quick: bool = False) -> bool:
     start = time.perf_counter()
     scratch = "/dev/shm" if Path("/dev/shm").is_dir() else None
     with tempfile.TemporaryDirectory(dir=scratch) as tmp:
         try:
-            season = play(Path(tmp), system, seed)
+            season = play(Path(tmp), system, seed, quick=quick)
         except AssertionError as exc:
             print(f"{system} seed {seed}: FAILED {time.perf_counter() - start:.1f}s\n  "
                   + str(exc).replace("\n", "\n  "), flush=True)
@@ -44,8 +44,9 @@ def main() -> int:
     parser.add_argument("systems", nargs="*", default=sorted(AGENTS))
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--first", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="the short seasons of the normal test suite")
     args = parser.parse_args()
-    results = [one(system, seed) for system in args.systems for seed in range(args.first, args.first + args.seeds)]
+    results = [one(system, seed, args.quick) for system in args.systems for seed in range(args.first, args.first + args.seeds)]
     print(f"{results.count(True)} of {len(results)} seasons ok")
     return 0 if all(results) else 1
 

@@ -12,7 +12,7 @@ from tests.season.harness import Season
 
 
 def test_a_late_approval_opens_turn_1_with_a_full_orders_window(tmp_path: Path) -> None:
-    world = Season(tmp_path, "daemon_rift", 1, DaemonRift().setup)
+    world = Season(tmp_path, "daemon_rift", 1, DaemonRift(quick=True).setup)
     for pid, faction in (("red", "R"), ("blue", "B"), ("green", "G"), ("yellow", "Y")):
         world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no"])
     world.tick(timedelta(hours=1))

@@ -22,6 +22,8 @@ from tests.season.known_defects import known
 
 
 class Agent(Protocol):
+    """`__init__(quick: bool)`: quick seasons are the short ones the normal test suite plays."""
+
     setup: Setup
     max_ticks: int
 
@@ -60,11 +62,12 @@ def command_of(task: str) -> str:
 # -- Daemon Rift ---------------------------------------------------------------------------
 
 class DaemonRift:
-    """Four factions on the Rift Valley; the campaign is cut to a few turns (`campaign.turns`)."""
+    """Four factions on the Rift Valley; the campaign is cut to 6 turns (quick) or 10 (`campaign.turns`)."""
 
     max_ticks = 160
 
-    def __init__(self, turns: int = 6) -> None:
+    def __init__(self, quick: bool = False) -> None:
+        turns = 6 if quick else 10
         self.setup = Setup("rift_valley", players([("red", "Red", "R"), ("blue", "Blue", "B"),
                                                    ("green", "Green", "G"), ("yellow", "Yellow", "Y")],
                                    homes=("1", "5", "3", "7")),      # strongholds 4-6 moves apart: battles come soon
@@ -84,8 +87,8 @@ class DaemonRift:
         make = {"lists": self._list, "orders": self._moves, "battles": self._results, "retreats": self._retreats}
         return make[stage.kind](season.rng, game, faction) if stage.kind in make else []
 
-    def _list(self, rng: Random, game, faction: str) -> list[str]:  # type: ignore[no-untyped-def]
-        token = f"{faction}-1"
+    def _list(self, rng: Random, game, faction: str, token: str = "") -> list[str]:  # type: ignore[no-untyped-def]
+        token = token or f"{faction}-1"
         return [f"LIST {token} The {faction} Host", f"ARTILLERY {token} {rng.choice(['yes', 'no'])}",
                 f"FAST {token} {rng.choice(['yes', 'no'])}"]
 
@@ -103,6 +106,17 @@ class DaemonRift:
                 lines.append(f"{token.id} H")
         if rng.random() < 0.1:
             lines.append("HLOD everything")        # a player's typo: answered as a problem line
+        return lines + self._new_lists(rng, game, faction)
+
+    def _new_lists(self, rng: Random, game, faction: str) -> list[str]:  # type: ignore[no-untyped-def]
+        """Lists for tokens that have none approved (new tokens, replacements): mid-game lists the GM
+        must approve (DR-LST-8)."""
+        pending = game.data.get("pending_lists", {})
+        lines = []
+        for token in game.state.tokens_of(faction):
+            listed = game.state.lists.get(token.id)
+            if not token.defensive and listed is not None and not listed.approved and token.id not in pending:
+                lines += self._list(rng, game, faction, token.id)
         return lines
 
     def _towards(self, game, start: str, around: list[str], enemies: list[str]) -> str:  # type: ignore[no-untyped-def]
@@ -149,12 +163,13 @@ class DaemonRift:
 # -- Diplomacy -----------------------------------------------------------------------------
 
 class Diplomacy:
-    """Seven powers on the standard map; the GM declares a draw among the survivors after `years`."""
+    """Seven powers on the standard map; the GM declares a draw among the survivors after 2 years
+    (quick) or 5."""
 
     max_ticks = 160
 
-    def __init__(self, years: int = 2) -> None:
-        self.years = years
+    def __init__(self, quick: bool = False) -> None:
+        self.years = 2 if quick else 5
         self.drawn = False
         self.setup = Setup("standard", players([(pid, power, power[0]) for pid, power in (
             ("eng", "England"), ("fra", "France"), ("ger", "Germany"), ("ita", "Italy"), ("aus", "Austria"),
@@ -237,11 +252,13 @@ EVENTS = ("Fool's Gold", "Building Boom", "Disaster", "All or Nothing", "Scouts"
 
 
 class Conquest:
-    """Four empires on the Four Marches, playing for a small target size so a victory comes soon."""
+    """Four empires on the Four Marches, playing for a small target size (6 quick, else 9) so a
+    victory comes soon."""
 
     max_ticks = 220
 
-    def __init__(self, target: int = 8) -> None:
+    def __init__(self, quick: bool = False) -> None:
+        target = 6 if quick else 9
         self.setup = Setup("four_marches", players([(pid, colour, colour[0]) for pid, colour in (
             ("anna", "Red"), ("ben", "Blue"), ("cara", "Green"), ("dan", "Yellow"))]),
             SCHEDULE | {"capitals": "3d", "campaign": "3d", "setup": "2d", "results": "4d", "conquest": "3d"},

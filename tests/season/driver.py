@@ -17,6 +17,8 @@ from tests.season.harness import Season
 SILENCE = 0.15        # chance a player sends nothing for a stage
 RESEND = 0.1          # chance a player sends his orders again (a correction) later in the stage
 GM_DILIGENCE = 0.7    # chance per tick that the GM deals with what waits for him
+FORGED = 0.03         # chance a player first signs with a wrong secret (refused, still answered once)
+ASK = 0.1             # chance a player adds STATUS or HELP to his orders
 
 
 @dataclass
@@ -39,9 +41,9 @@ def draw_script(season: Season) -> Script:
                   season.gm_done)
 
 
-def play(root: Path, system: str, seed: int) -> Season:
+def play(root: Path, system: str, seed: int, quick: bool = False) -> Season:
     """Play one season of `system` to its end; every tick is checked (tests/season/checks.py)."""
-    agent: Agent = AGENTS[system]()
+    agent: Agent = AGENTS[system](quick=quick)
     season = Season(root, system, seed, agent.setup)
     script = draw_script(season)
     answered: set[tuple[object, ...]] = set()
@@ -62,9 +64,12 @@ def players_act(season: Season, agent: Agent, answered: set[tuple[object, ...]])
         answered.add((key, pid))
         if (first and season.rng.random() < SILENCE) or (not first and season.rng.random() >= RESEND):
             continue
+        if season.rng.random() < FORGED:
+            season.send(pid, agent.orders(season, pid, stage), secret="WRONG-SECRET-0000")
         lines = agent.orders(season, pid, stage)
         if lines:
-            season.send(pid, lines)
+            extra = [season.rng.choice(["STATUS", "HELP"])] if season.rng.random() < ASK else []
+            season.send(pid, lines + extra)
 
 
 def gm_acts(season: Season, agent: Agent, script: Script) -> None:
@@ -76,6 +81,9 @@ def gm_acts(season: Season, agent: Agent, script: Script) -> None:
         lines += [agent.ruling(season, task) for task in season.ruleset.gm_pending(season.context())]
     if lines:
         season.send_gm(lines)
+    for sender, mail, who in season.after_gm:
+        season.drop(sender, mail, "orders", who)
+    season.after_gm.clear()
 
 
 def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
@@ -99,7 +107,11 @@ def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
 
 
 def replace(season: Season) -> str:
-    """Hand a seat to a newcomer; the newcomer signs with the secret from his welcome mail."""
+    """Hand a seat to a newcomer; the newcomer signs with the secret from his welcome mail. The
+    player replaced sends one more mail, after the GM's, with his old address and secret: it is
+    refused, and answered once like any other."""
     seat = season.seats[season.rng.choice(sorted(season.seats))]
+    old_email, old_secret = seat.email, seat.secret
     seat.email = f"{seat.pid}-new@players.localhost"
+    season.after_gm.append((old_email, [f"PLAYER {seat.pid} {old_secret}", "STATUS"], seat.pid))
     return f"REPLACE {seat.pid} {seat.email} Newcomer"

@@ -85,6 +85,7 @@ class Season:
         self.verified_turns: set[int] = set()
         self.over_tick = 0
         self.gm_done: set[str] = set()               # scripted GM actions taken (tests/season/driver.py)
+        self.after_gm: list[tuple[str, list[str], str]] = []   # mails to drop after the GM's (sender, lines, who)
         self._camp: Campaign | None = None
         secrets = {p.id: f"{p.id[:4].upper():X<4}-SEAS-{seed:04d}-0000-{i:04d}" for i, p in enumerate(setup.players)}
         secrets["gm"] = f"GMGM-SEAS-{seed:04d}-0000-9999"
@@ -116,16 +117,16 @@ class Season:
         return dict(self.camp.state.get("stage", {}))
 
     # -- mail in -----------------------------------------------------------------------
-    def send(self, pid: str, lines: list[str], subject: str = "orders") -> str:
+    def send(self, pid: str, lines: list[str], subject: str = "orders", secret: str = "") -> str:
         seat = self.seats[pid]
-        mid = self._drop(seat.email, [f"PLAYER {pid} {seat.secret}", *lines], subject, pid)
+        mid = self.drop(seat.email, [f"PLAYER {pid} {secret or seat.secret}", *lines], subject, pid)
         self.sent_in[mid] = str(self.stage_meta().get("title", "")) if pid in self.stage().owing else ""
         return mid
 
     def send_gm(self, lines: list[str]) -> str:
-        return self._drop(self.gm_email, [f"GM {self.gm_secret}", *lines], "GM", "gm")
+        return self.drop(self.gm_email, [f"GM {self.gm_secret}", *lines], "GM", "gm")
 
-    def _drop(self, sender: str, lines: list[str], subject: str, who: str) -> str:
+    def drop(self, sender: str, lines: list[str], subject: str, who: str) -> str:
         self.mail_no += 1
         mid = f"s{self.seed}-{self.mail_no}-{who}@players.localhost"
         body = "\n".join(lines)

@@ -22,7 +22,7 @@ def while_known(key: str) -> pytest.MarkDecorator:
 
 
 def season(root: Path, system: str) -> Season:
-    world = Season(root, system, 7, AGENTS[system]().setup)
+    world = Season(root, system, 7, AGENTS[system](quick=True).setup)
     world.tick(HOUR)
     return world
 
