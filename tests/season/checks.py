@@ -93,6 +93,21 @@ def dice_verify(season: Season) -> list[str]:
     return problems
 
 
+def dice_published(season: Season) -> list[str]:
+    """Every finished turn's secret, and the commitment of every turn once it is played, went out in
+    some mail (the README's promise: players can check the dice without the GM's files)."""
+    problems = []
+    bodies = None
+    for turn in sorted(season.verified_turns - season.published_turns):
+        data = read_toml(season.folder / "history" / f"{turn:03d}" / "dice.toml")
+        bodies = bodies if bodies is not None else "\n".join(body(s.message) for s in season.outbox)
+        for what in ("secret", "commitment"):
+            if data[what] not in bodies:
+                problems.append(f"turn {turn}: its dice {what} {data[what][:12]}... was never mailed")
+        season.published_turns.add(turn)
+    return problems
+
+
 def final_report(season: Season) -> list[str]:
     """Once the campaign is over, every player and the GM got a report that is no reply, in the
     tick that ended it."""
@@ -129,7 +144,8 @@ def owed_mail_read(season: Season) -> list[str]:
 
 
 CHECKS: tuple[Callable[[Season], list[str]], ...] = (no_traceback, answered_once, unique_message_ids,
-                                                     deadline_explained, dice_verify, final_report,
+                                                     deadline_explained, dice_verify, dice_published,
+                                                     final_report,
                                                      missing_only_after_a_window, owed_mail_read)
 
 

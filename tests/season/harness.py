@@ -83,6 +83,7 @@ class Season:
         self.turns_seen: list[int] = []
         self.rolled_back = False
         self.verified_turns: set[int] = set()
+        self.published_turns: set[int] = set()
         self.over_tick = 0
         self.gm_done: set[str] = set()               # scripted GM actions taken (tests/season/driver.py)
         self.after_gm: list[tuple[str, list[str], str]] = []   # mails to drop after the GM's (sender, lines, who)
