@@ -17,6 +17,7 @@ from pbem.schedule import parse_time
 from pbem.store import read_toml
 
 from tests.season.harness import body
+from tests.season.known_defects import known
 
 if TYPE_CHECKING:
     from tests.season.harness import Season
@@ -53,7 +54,8 @@ def turns_in_order(season: Season, before: int) -> list[str]:
     """The turn never goes back (but after a GM rollback) and never skips: every turn passed over in
     this tick was played (its dice log is in history)."""
     after = season.turns_seen[-1]
-    if after < before and not season.rolled_back:
+    rolled_back, season.rolled_back = season.rolled_back, False
+    if after < before and not rolled_back:
         return [f"turn went back from {before} to {after}"]
     skipped = [t for t in range(before, after) if not (season.folder / "history" / f"{t:03d}" / "dice.toml").exists()]
     return [f"turn {t} was skipped (no dice log) going from {before} to {after}" for t in skipped]
@@ -91,6 +93,20 @@ def dice_verify(season: Season) -> list[str]:
             problems.append(f"turn {turn}: verify-dice exited {code}: {buf.getvalue().strip()}")
         season.verified_turns.add(turn)
     return problems
+
+
+def resolutions_reported(season: Season) -> list[str]:
+    """A tick that resolved a stage mailed its report or a GM alert (a mail that answers nobody)."""
+    resolved = [line for line in season.tick_logs[-1].lines if ": resolved " in line]
+    earlier = {_title(line) for log in season.tick_logs[:-1] for line in log.lines if ": resolved " in line}
+    if known("repeat-stage-mail-deduplicated"):       # its mail reuses the first resolution's keys
+        resolved = [line for line in resolved if _title(line) not in earlier]
+    reports = [s for s in season.outbox if s.tick == season.ticks and not s.in_reply_to]
+    return [f"{line}: but no report went out" for line in resolved[:1] if not reports]
+
+
+def _title(line: str) -> str:
+    return line.partition(": resolved ")[2].partition("; waiting for ")[0]
 
 
 def dice_published(season: Season) -> list[str]:
@@ -145,7 +161,7 @@ def owed_mail_read(season: Season) -> list[str]:
 
 CHECKS: tuple[Callable[[Season], list[str]], ...] = (no_traceback, answered_once, unique_message_ids,
                                                      deadline_explained, dice_verify, dice_published,
-                                                     final_report,
+                                                     final_report, resolutions_reported,
                                                      missing_only_after_a_window, owed_mail_read)
 
 

@@ -2,7 +2,8 @@
 and the clock moves in steps past deadlines until the campaign is over.
 
 The GM's script, drawn once per season: one PAUSE and a RESUME some ticks later, one EXTEND, one
-typo, one REPLACE of a player by a newcomer; besides, he answers what `gm_pending` says waits for
+typo, one REPLACE of a player by a newcomer, one `pbem rollback` (unless a rollback defect is
+listed in tests/season/known_defects.py); besides, he answers what `gm_pending` says waits for
 him (approvals, disputed results) on most ticks, and any question a resolution stopped on.
 """
 
@@ -11,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.cli import main as pbem_main
 from tests.season.agents import AGENTS, STEP_CHOICES, Agent
 from tests.season.harness import Season
+from tests.season.known_defects import rollback_blocked
 
 SILENCE = 0.15        # chance a player sends nothing for a stage
 RESEND = 0.1          # chance a player sends his orders again (a correction) later in the stage
@@ -30,6 +33,7 @@ class Script:
     extend: int
     typo: int
     replace: int
+    rollback: int
     done: set[str] = field(default_factory=set)      # the season's record of what the GM did
 
 
@@ -38,7 +42,7 @@ def draw_script(season: Season) -> Script:
     rng = season.rng
     pause = rng.randint(2, 6)
     return Script(pause, pause + rng.randint(1, 3), rng.randint(1, 8), rng.randint(1, 8), rng.randint(3, 9),
-                  season.gm_done)
+                  rng.randint(6, 12), season.gm_done)
 
 
 def play(root: Path, system: str, seed: int, quick: bool = False) -> Season:
@@ -103,7 +107,19 @@ def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
     if now >= script.replace and "replace" not in script.done:
         script.done.add("replace")
         lines.append(replace(season))
+    if now >= script.rollback and "rollback" not in script.done and season.turns_seen[-1] >= 2 \
+            and not rollback_blocked():
+        script.done.add("rollback")
+        rollback(season)
     return lines
+
+
+def rollback(season: Season) -> None:
+    """`pbem rollback` on the command line: back to the start of the previous turn."""
+    code = pbem_main(["rollback", "season", "--root", str(season.root / "campaigns")])
+    assert code == 0, f"{season.where()}: pbem rollback exited {code}"
+    season.rolled_back = True
+    season.forget()
 
 
 def replace(season: Season) -> str:

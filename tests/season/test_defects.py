@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.cli import main as pbem_main
 from tests.season.agents import AGENTS
 from tests.season.harness import Season
 from tests.season.known_defects import KNOWN_DEFECTS, known
@@ -65,3 +66,58 @@ def test_gm_ends_a_conquest_campaign_with_a_final_report(season_root: Path) -> N
     world.send_gm(["END"])
     world.tick(HOUR)
     assert world.stage().over
+
+
+def play_spring_1901(world: Season, check: bool = True) -> None:
+    for pid in world.seats:
+        world.send(pid, [f"{unit.kind} {unit.loc} H" for unit in spring_units(world, pid)])
+    world.tick(HOUR, check)
+
+
+def spring_units(world: Season, pid: str) -> list:  # type: ignore[type-arg]
+    from pbem.rulesets.diplomacy.game import Game
+
+    game = Game(world.context().game, world.camp.settings)
+    player = world.camp.settings.player(pid)
+    assert player is not None
+    return game.state.units_of(game.power_of(player))
+
+
+def roll_back(world: Season) -> None:
+    assert pbem_main(["rollback", "season", "--root", str(world.root / "campaigns")]) == 0
+    world.rolled_back = True
+    world.forget()
+
+
+@while_known("rollback-keeps-old-deadline")
+def test_rollback_gives_the_players_time_to_resend(season_root: Path) -> None:
+    world = season(season_root, "diplomacy")
+    play_spring_1901(world)
+    world.send_gm(["EXTEND 5d"])                           # Fall waits while Spring's old deadline passes
+    world.tick(timedelta(days=4))
+    assert world.stage_meta()["title"] == "Fall 1901 movement"
+    roll_back(world)
+    world.tick(HOUR, check=False)
+    assert world.stage_meta()["title"] == "Spring 1901 movement", "the restored turn resolved at once"
+
+
+@while_known("rollback-reports-deduplicated")
+def test_the_replayed_turn_is_reported_after_a_rollback(season_root: Path) -> None:
+    world = season(season_root, "diplomacy")
+    play_spring_1901(world)
+    roll_back(world)
+    play_spring_1901(world, check=False)
+    reports = [s for s in world.outbox if s.subject == "[season] Spring 1901 movement results" and "eng@" in s.to]
+    assert len(reports) == 2, "the replayed Spring 1901 was not reported"
+
+
+@while_known("repeat-stage-mail-deduplicated")
+def test_the_gm_hears_of_a_list_sent_after_the_lists_deadline(season_root: Path) -> None:
+    world = season(season_root, "daemon_rift")
+    for pid, faction in (("red", "R"), ("blue", "B"), ("green", "G")):
+        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no"])
+    world.tick(timedelta(days=4), check=False)             # the window closes without Yellow's list
+    world.send("yellow", ["LIST Y-1 The late host", "ARTILLERY Y-1 no", "FAST Y-1 no"])
+    world.tick(HOUR, check=False)
+    alerts = [s for s in world.outbox if s.to == world.gm_email and "attention" in s.subject]
+    assert any("Y-1" in s.message.get_body(("plain",)).get_content() for s in alerts), "no alert names Y-1"
