@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,7 +75,7 @@ def play_spring_1901(world: Season, check: bool = True) -> None:
     world.tick(HOUR, check)
 
 
-def spring_units(world: Season, pid: str) -> list:  # type: ignore[type-arg]
+def spring_units(world: Season, pid: str) -> list[Any]:
     from pbem.rulesets.diplomacy.game import Game
 
     game = Game(world.context().game, world.camp.settings)
