@@ -147,6 +147,13 @@ def missing_only_after_a_window(season: Season) -> list[str]:
     return problems
 
 
+def signed_mail_taken(season: Season) -> list[str]:
+    """A player's mail from his address, signed with his secret (the first, a chosen one, or a
+    newcomer's from his welcome mail) is never refused."""
+    return [f"{s.in_reply_to}: signed by its seat, but refused" for s in season.outbox
+            if s.tick == season.ticks and s.in_reply_to in season.genuine and "was not accepted" in body(s.message)]
+
+
 def owed_mail_read(season: Season) -> list[str]:
     """A player who sent mail while the stage owed it him is never told that nothing is expected
     from him in that same stage."""
@@ -162,7 +169,8 @@ def owed_mail_read(season: Season) -> list[str]:
 CHECKS: tuple[Callable[[Season], list[str]], ...] = (no_traceback, answered_once, unique_message_ids,
                                                      deadline_explained, dice_verify, dice_published,
                                                      final_report, resolutions_reported,
-                                                     missing_only_after_a_window, owed_mail_read)
+                                                     missing_only_after_a_window, owed_mail_read,
+                                                     signed_mail_taken)
 
 
 def after_tick(season: Season, before: int) -> None:

@@ -2,7 +2,7 @@
 and the clock moves in steps past deadlines until the campaign is over.
 
 The GM's script, drawn once per season: one PAUSE and a RESUME some ticks later, one EXTEND, one
-typo, one REPLACE of a player by a newcomer, one `pbem rollback` (unless a rollback defect is
+typo, one REPLACE of a player by a newcomer, one RESOLVE (forcing the stage), one `pbem rollback` (unless a rollback defect is
 listed in tests/season/known_defects.py); besides, he answers what `gm_pending` says waits for
 him (approvals, disputed results) on most ticks, and any question a resolution stopped on.
 """
@@ -22,6 +22,8 @@ RESEND = 0.1          # chance a player sends his orders again (a correction) la
 GM_DILIGENCE = 0.7    # chance per tick that the GM deals with what waits for him
 FORGED = 0.03         # chance a player first signs with a wrong secret (refused, still answered once)
 ASK = 0.1             # chance a player adds STATUS or HELP to his orders
+PASSWORD = 0.02       # chance a player first chooses a secret of his own (PASSWORD), then signs with it
+CLEAR = 0.03          # chance a player first withdraws what he has on file (CLEAR), then sends again
 
 
 @dataclass
@@ -34,6 +36,7 @@ class Script:
     typo: int
     replace: int
     rollback: int
+    force: int
     done: set[str] = field(default_factory=set)      # the season's record of what the GM did
 
 
@@ -42,7 +45,7 @@ def draw_script(season: Season) -> Script:
     rng = season.rng
     pause = rng.randint(2, 6)
     return Script(pause, pause + rng.randint(1, 3), rng.randint(1, 8), rng.randint(1, 8), rng.randint(3, 9),
-                  rng.randint(6, 12), season.gm_done)
+                  rng.randint(6, 12), rng.randint(2, 10), season.gm_done)
 
 
 def play(root: Path, system: str, seed: int, quick: bool = False) -> Season:
@@ -68,6 +71,13 @@ def players_act(season: Season, agent: Agent, answered: set[tuple[object, ...]])
         answered.add((key, pid))
         if (first and season.rng.random() < SILENCE) or (not first and season.rng.random() >= RESEND):
             continue
+        if season.rng.random() < PASSWORD:
+            seat = season.seats[pid]
+            new = f"{pid}-chosen-secret-{season.rng.randint(1000, 9999)}"
+            season.send(pid, [f"PASSWORD {new}"])
+            seat.secret = new
+        if season.rng.random() < CLEAR:
+            season.send(pid, ["CLEAR"])
         if season.rng.random() < FORGED:
             season.send(pid, agent.orders(season, pid, stage), secret="WRONG-SECRET-0000")
         lines = agent.orders(season, pid, stage)
@@ -107,6 +117,9 @@ def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
     if now >= script.replace and "replace" not in script.done:
         script.done.add("replace")
         lines.append(replace(season))
+    if now >= script.force and "resolve" not in script.done:
+        script.done.add("resolve")
+        lines.append("RESOLVE")
     if now >= script.rollback and "rollback" not in script.done and season.turns_seen[-1] >= 2 \
             and not rollback_blocked():
         script.done.add("rollback")
@@ -129,5 +142,6 @@ def replace(season: Season) -> str:
     seat = season.seats[season.rng.choice(sorted(season.seats))]
     old_email, old_secret = seat.email, seat.secret
     seat.email = f"{seat.pid}-new@players.localhost"
+    season.awaiting_welcome.add(seat.email)
     season.after_gm.append((old_email, [f"PLAYER {seat.pid} {old_secret}", "STATUS"], seat.pid))
     return f"REPLACE {seat.pid} {seat.email} Newcomer"

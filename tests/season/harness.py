@@ -86,6 +86,8 @@ class Season:
         self.published_turns: set[int] = set()
         self.over_tick = 0
         self.gm_done: set[str] = set()               # scripted GM actions taken (tests/season/driver.py)
+        self.genuine: set[str] = set()               # Message-IDs signed by the seat with its own secret
+        self.awaiting_welcome: set[str] = set()      # newcomers' addresses until their welcome mail is read
         self.after_gm: list[tuple[str, list[str], str]] = []   # mails to drop after the GM's (sender, lines, who)
         self._camp: Campaign | None = None
         secrets = {p.id: f"{p.id[:4].upper():X<4}-SEAS-{seed:04d}-0000-{i:04d}" for i, p in enumerate(setup.players)}
@@ -126,6 +128,8 @@ class Season:
         seat = self.seats[pid]
         mid = self.drop(seat.email, [f"PLAYER {pid} {secret or seat.secret}", *lines], subject, pid)
         self.sent_in[mid] = str(self.stage_meta().get("title", "")) if pid in self.stage().owing else ""
+        if not secret:
+            self.genuine.add(mid)
         return mid
 
     def send_gm(self, lines: list[str]) -> str:
@@ -194,13 +198,16 @@ class Season:
             self._learn_secret(msg)
 
     def _learn_secret(self, msg: EmailMessage) -> None:
-        """A welcome mail after REPLACE carries the new player's secret: the new player reads it."""
-        if "welcome" not in str(msg["Subject"] or "").lower() and "Your secret" not in body(msg):
+        """The welcome mail a REPLACE sends carries the newcomer's secret: the newcomer reads it
+        (only he: the welcome mails of the campaign's start carry the secrets the seats began with)."""
+        to = str(msg["To"] or "").lower()
+        newcomer = next((a for a in self.awaiting_welcome if a in to), "")
+        if not newcomer:
             return
         for pid, secret in SECRET_LINE.findall(body(msg)):
-            seat = self.seats.get(pid)
-            if seat is not None and seat.email in str(msg["To"]).lower():
-                seat.secret = secret
+            if self.seats[pid].email == newcomer:
+                self.seats[pid].secret = secret
+                self.awaiting_welcome.discard(newcomer)
 
     def replies_to(self, mid: str) -> list[Sent]:
         return [s for s in self.outbox if s.in_reply_to == mid]

@@ -35,7 +35,7 @@ def test_season_plays_to_its_end(season_root: Path, system: str, seed: int) -> N
     assert season.stage().over and season.over_tick
     assert season.verified_turns, "no finished turn's dice were verified"
     rollback = set() if rollback_blocked() else {"rollback"}
-    assert season.gm_done == {"pause", "resume", "extend", "typo", "replace"} | rollback
+    assert season.gm_done == {"pause", "resume", "extend", "typo", "replace", "resolve"} | rollback
 
 
 @pytest.mark.season_long
