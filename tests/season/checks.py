@@ -154,6 +154,14 @@ def signed_mail_taken(season: Season) -> list[str]:
             if s.tick == season.ticks and s.in_reply_to in season.genuine and "was not accepted" in body(s.message)]
 
 
+def no_orders_invited_after_the_end(season: Season) -> list[str]:
+    """Once the campaign is over, no reply invites new orders before a deadline."""
+    if not season.stage().over or known("ack-after-end-invites-orders"):
+        return []
+    return [f"{s.in_reply_to}: answered after the end with 'You may send new orders'" for s in season.outbox
+            if s.tick == season.ticks and s.in_reply_to and "You may send new orders" in body(s.message)]
+
+
 def owed_mail_read(season: Season) -> list[str]:
     """A player who sent mail while the stage owed it him is never told that nothing is expected
     from him in that same stage."""
@@ -170,7 +178,7 @@ CHECKS: tuple[Callable[[Season], list[str]], ...] = (no_traceback, answered_once
                                                      deadline_explained, dice_verify, dice_published,
                                                      final_report, resolutions_reported,
                                                      missing_only_after_a_window, owed_mail_read,
-                                                     signed_mail_taken)
+                                                     signed_mail_taken, no_orders_invited_after_the_end)
 
 
 def after_tick(season: Season, before: int) -> None:

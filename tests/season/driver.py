@@ -59,7 +59,9 @@ def play(root: Path, system: str, seed: int, quick: bool = False) -> Season:
         players_act(season, agent, answered)
         gm_acts(season, agent, script)
         season.tick(season.rng.choice(STEP_CHOICES))
-    season.tick(STEP_CHOICES[0])       # one quiet tick after the end: nothing more may break
+    for pid in sorted(season.seats):   # late mail after the end (STATUS of a finished game): answered once
+        season.send(pid, ["STATUS", "HELP"])
+    season.tick(STEP_CHOICES[0])
     return season
 
 

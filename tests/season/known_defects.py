@@ -25,6 +25,9 @@ KNOWN_DEFECTS: dict[str, str] = {
                                       "re-resolved when a late list comes in) mails its GM alert and reports under "
                                       "the keys of the first resolution (engine: turn-<n>-<kind>); the outbox finds "
                                       "them already sent and drops them: the GM never hears of the late list",
+    "ack-after-end-invites-orders": "a player's mail after the campaign ended is acknowledged with the over "
+                                    "stage's deadline and 'You may send new orders until then' "
+                                    "(templates/common/ack.md.j2 shows any deadline)",
     "conquest-no-end": "Campaigns of Conquest has no GM command to end a campaign (and no round cap): a season "
                        "that stalls short of the target size cannot be ended with a final report",
 }

@@ -122,3 +122,15 @@ def test_the_gm_hears_of_a_list_sent_after_the_lists_deadline(season_root: Path)
     world.tick(HOUR, check=False)
     alerts = [s for s in world.outbox if s.to == world.gm_email and "attention" in s.subject]
     assert any("Y-1" in s.message.get_body(("plain",)).get_content() for s in alerts), "no alert names Y-1"
+
+
+@while_known("ack-after-end-invites-orders")
+def test_mail_after_the_end_is_not_invited_to_a_deadline(season_root: Path) -> None:
+    world = season(season_root, "diplomacy")                  # the ack template is common to every system
+    world.send_gm(["DRAW ALL"])
+    world.tick(HOUR, check=False)
+    assert world.stage().over
+    mid = world.send("eng", ["STATUS"])
+    world.tick(HOUR, check=False)
+    (reply,) = world.replies_to(mid)
+    assert "You may send new orders" not in reply.message.get_body(("plain",)).get_content()
