@@ -162,6 +162,13 @@ def no_orders_invited_after_the_end(season: Season) -> list[str]:
             if s.tick == season.ticks and s.in_reply_to and "You may send new orders" in body(s.message)]
 
 
+def rulings_accepted(season: Season) -> list[str]:
+    """The commands `pbem status` names for what waits for the GM are accepted when he sends them."""
+    return [f"{s.in_reply_to}: a ruling pbem asked for was refused: {line.strip()}" for s in season.outbox
+            if s.tick == season.ticks and s.in_reply_to in season.rulings
+            for line in body(s.message).splitlines() if "not done" in line]
+
+
 def owed_mail_read(season: Season) -> list[str]:
     """A player who sent mail while the stage owed it him is never told that nothing is expected
     from him in that same stage."""
@@ -178,7 +185,8 @@ CHECKS: tuple[Callable[[Season], list[str]], ...] = (no_traceback, answered_once
                                                      deadline_explained, dice_verify, dice_published,
                                                      final_report, resolutions_reported,
                                                      missing_only_after_a_window, owed_mail_read,
-                                                     signed_mail_taken, no_orders_invited_after_the_end)
+                                                     signed_mail_taken, no_orders_invited_after_the_end,
+                                                     rulings_accepted)
 
 
 def after_tick(season: Season, before: int) -> None:

@@ -93,10 +93,12 @@ def gm_acts(season: Season, agent: Agent, script: Script) -> None:
     question = season.stage_meta().get("question")
     if question:
         lines.append(f"DECIDE {question['key']} {(question.get('options') or ['yes'])[0]}")
-    if season.rng.random() < GM_DILIGENCE:
-        lines += [agent.ruling(season, task) for task in season.ruleset.gm_pending(season.context())]
     if lines:
         season.send_gm(lines)
+    if season.rng.random() < GM_DILIGENCE:
+        rulings = [agent.ruling(season, task) for task in season.ruleset.gm_pending(season.context())]
+        if rulings:       # a mail of their own: what `pbem status` asks of the GM is always accepted
+            season.rulings.add(season.send_gm(rulings))
     for sender, mail, who in season.after_gm:
         season.drop(sender, mail, "orders", who)
     season.after_gm.clear()

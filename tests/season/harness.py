@@ -86,6 +86,7 @@ class Season:
         self.published_turns: set[int] = set()
         self.over_tick = 0
         self.gm_done: set[str] = set()               # scripted GM actions taken (tests/season/driver.py)
+        self.rulings: set[str] = set()               # GM mails that answer `gm_pending` tasks
         self.genuine: set[str] = set()               # Message-IDs signed by the seat with its own secret
         self.awaiting_welcome: set[str] = set()      # newcomers' addresses until their welcome mail is read
         self.after_gm: list[tuple[str, list[str], str]] = []   # mails to drop after the GM's (sender, lines, who)
