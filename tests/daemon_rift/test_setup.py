@@ -9,7 +9,7 @@ import tomli_w
 from pbem.mapdata import GameMap, map_from_dict
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import LIST_ACTIVE, LIST_ELIMINATED, LIST_SHELVED, LIST_UNUSED, DRState
-from pbem.rulesets.daemon_rift.setup import SetupError, approve_list, new_state, ready_to_start
+from pbem.rulesets.daemon_rift.setup import SetupError, approve_list, new_state, open_turn_one, ready_to_start
 from pbem.tomlio import from_data, to_data
 from tests.daemon_rift.conftest import build_map
 
@@ -104,7 +104,8 @@ def test_dr_set_5_campaign_waits_until_every_list_1_is_approved(rules: RuleBook)
     approve_list(state, "B-1", name="Blue host", artillery=False, fast=False, declared=[])
     assert ready_to_start(state) == ["R"] and state.phase == "lists"
     approve_list(state, "R-1", name="Red host", artillery=False, fast=False, declared=[])
-    assert ready_to_start(state) == [] and (state.phase, state.turn) == ("orders", 1)
+    assert ready_to_start(state) == [] and state.phase == "lists"     # the lists stage resolves first
+    assert open_turn_one(state) and (state.phase, state.turn) == ("orders", 1)
 
 
 def test_dr_lst_9_approve_list_stores_name_artillery_fast_and_declarations(rules: RuleBook) -> None:

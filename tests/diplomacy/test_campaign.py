@@ -378,3 +378,15 @@ def test_pbem_draw_on_the_command_line_ends_the_game_at_the_next_tick(camp: Camp
     assert main(["draw", "dip", "--root", root, "ALL"]) == 0
     camp = run(Campaign(camp.folder))
     assert camp.state["stage"]["kind"] == "over" and len(camp.state["game"]["draw"]) == 7
+
+
+def test_the_report_ending_a_turn_publishes_the_next_turns_commitment(camp: Campaign) -> None:
+    """The turn secret revealed at a turn's end is checked against a commitment published before:
+    the next turn's goes out with it (found by the season simulation, tests/season)."""
+    for pid, order in {"aus": "A VIE H", "eng": "F LON H", "fra": "A PAR H", "ger": "A MUN H", "ita": "A ROM H",
+                       "rus": "A MOS H", "tur": "A CON H"}.items():
+        put(camp, f"c-{pid}", pid, order + "\n")
+    camp = run(camp)
+    text = report(camp, 1, "movement-report")
+    assert f"Turn secret: `{turns.turn_secret(camp, 1)}`" in text
+    assert f"Commitment for turn 2: `{turns.commitment(camp, 2)}`" in text

@@ -49,6 +49,11 @@ def lists_alerts(game: Game) -> list[str]:
     return rosters.alerts(game)
 
 
+def turn_one_report(game: Game) -> Report:
+    """To everyone when the lists window gives way to turn 1: its orders are open, with their deadline."""
+    return Report("turn_open", f"Turn {game.state.turn}: orders are open", ("*",), {}, public=True, key="opening")
+
+
 def approve(game: Game, words: list[str]) -> str:
     return rosters.approve(game, words)
 

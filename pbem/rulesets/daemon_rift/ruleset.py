@@ -211,6 +211,8 @@ class DaemonRift(Ruleset):
         if phase == "lists":
             reporting.store_lists(game, by_faction)
             alerts += reporting.lists_alerts(game)
+            if setup.open_turn_one(game.state):
+                reports.append(reporting.turn_one_report(game))
         elif phase == "orders":
             reporting.store_lists(game, by_faction)
             alerts += reporting.lists_alerts(game)       # lists for new tokens and replacements (DR-LST-8)

@@ -123,7 +123,7 @@ def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, f
     A special character or unique magic item declared in another active or shelved
     list of the faction is flagged, not refused: the GM rules on it. A list sent
     again (entries added after a raise) keeps the ledger of entries with the same
-    id. Approving the last missing list 1 opens turn 1's orders window.
+    id. Turn 1's orders window opens when the lists stage resolves (`open_turn_one`).
     """
     lst = state.lists.get(token_id)
     if lst is None or lst.status not in (LIST_ACTIVE, LIST_SHELVED):
@@ -138,9 +138,18 @@ def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, f
         lst.roster = roster
     warnings = _shared_declarations(state, lst, guarded_names(rules, lst.roster, names))
     lst.name, lst.artillery, lst.fast, lst.declared, lst.approved = name, artillery, fast, names, True
-    if state.phase == PHASE_LISTS and not ready_to_start(state):
-        state.phase = PHASE_ORDERS
     return warnings
+
+
+def open_turn_one(state: DRState) -> bool:
+    """DR-SET-5: once every list 1 is approved, the lists window gives way to turn 1's orders.
+    Called when the lists stage resolves, never by the approval itself: the engine then opens the
+    orders stage with its own deadline (an approval flipping the phase left turn 1 under the lists
+    window's deadline, resolved at once with everyone missing when the GM approved late)."""
+    if state.phase != PHASE_LISTS or ready_to_start(state):
+        return False
+    state.phase = PHASE_ORDERS
+    return True
 
 
 def roster_names(roster: Roster) -> list[str]:
