@@ -8,9 +8,6 @@ that test pass unexpectedly and fail the suite: then delete the entry here.
 from __future__ import annotations
 
 KNOWN_DEFECTS: dict[str, str] = {
-    "gm-typo-raises": "a GM command a rule system's parser refuses (RESULT 7 Red with no battle 7, APPROVE R1X, "
-                      "DRAW Turey France, CAPITAL Anan T1) raises InvalidOrder out of the tick: "
-                      "Intake.gm_command catches ValueError/IndexError/KeyError but not OrderProblem",
     "reminders-while-paused": "a paused stage still sends its reminders (turns.reminder_due does not look at "
                               "`paused`)",
     "resume-after-deadline-resolves": "RESUME after the deadline passed resolves the stage at the next tick with "
