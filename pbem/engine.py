@@ -424,6 +424,15 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
             camp.state, camp.auth = before
             log(f"{camp.name}: forum post {post.id} kept for the next tick: {exc}")
             return False
+        except Exception as exc:
+            if passes_through(exc):
+                raise
+            camp.state, camp.auth = before
+            intake.take_mailings()
+            Guard(camp, ruleset, intake, now, faults, log).probe()
+            note = post_failed(camp, ruleset, forum, post, one_line(exc), now, log) if forum else ""
+            if not note:
+                return False       # tried again at the next tick, with the posts after it
         forum_state = camp.state.setdefault("forum", {})
         forum_state["cursor"] = advance(forum_state.get("cursor", {}), post)
         camp.save_auth()
@@ -432,6 +441,29 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
         if note:
             log(f"{camp.name}: forum post {post.id} by {post.author or '?'}: {note}")
     return True
+
+
+def post_failed(camp: Campaign, ruleset: Ruleset, forum: Forum, post: Post, reason: str, now: datetime,
+                log: TickLog) -> str:
+    """A post whose handling raised: counted like a mail (pbem/quarantine.py); "" while it is
+    to be tried again, else what became of it. The QUARANTINE_AFTER-th failure sets it aside:
+    its text is kept in the quarantine for the GM, who is alerted, and the thread reads on. A
+    post cannot be handed back (`pbem quarantine release` is for mail): its author posts again."""
+    key = f"post:{admission.message_id(forum.kind, camp.name, post)}"
+    box = Quarantine(camp.folder)
+    count = box.failed(key, reason, now)
+    log(f"{camp.name}: forum post {post.id} by {post.author or '?'} failed ({count} of {QUARANTINE_AFTER}): "
+        f"{reason}")
+    if count < QUARANTINE_AFTER:
+        return ""
+    raw = f"From: {post.author or '?'} (forum)\nSubject: {post.title}\n\n{post.text}\n".encode("utf-8", "replace")
+    held = box.hold(key, raw, unreadable(raw), reason, now)
+    camp.state.setdefault("journal", {})[key] = "quarantined"
+    alert = (f"Forum post {post.id} by {post.author or 'an unknown account'} failed {held.failures} times and "
+             f"was set aside as {held.id}: {held.reason}. Its text is in `quarantine/{held.id}.eml`; ask its "
+             f"author to post again after a fix, and `pbem quarantine drop {camp.name} {held.id}` to clear it.")
+    alert_gm(camp, ruleset, Outcome(gm_alerts=[alert]), now, key=f"quarantine/{held.id}")
+    return f"set aside as {held.id}"
 
 
 def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, post: Post, now: datetime) -> str:

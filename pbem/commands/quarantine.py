@@ -68,6 +68,9 @@ def carry_out(args: argparse.Namespace, folder: Path, box: Quarantine) -> int:
     if held is None:
         raise UserError(f"{args.campaign}: no quarantined message {args.id!r}; "
                         f"see `pbem quarantine list {args.campaign}`")
+    if args.action == "release" and held.key.startswith("post:"):
+        raise UserError(f"{args.campaign}: {held.id} is a forum post, which cannot be handed back: ask its author "
+                        f"to post again, then `pbem quarantine drop {args.campaign} {held.id}`")
     journal_edit(folder, held.key, release=args.action == "release")
     if args.action == "release":
         box.release(held)

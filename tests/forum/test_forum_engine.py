@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pbem.campaign import Campaign
+from pbem.cli import main
 from pbem.engine import Faults, tick
 from pbem.forum.folder import split_header
 from pbem.store import read_toml, write_toml
@@ -215,3 +216,29 @@ def test_help_by_forum_explains_identity_and_where_orders_go(camp: Campaign) -> 
     text = body(ack)
     assert "## The campaign forum" in text and "**alice**" in text
     assert "RESULT, HELP, STATUS" in text and "private message to @pbem" in text
+
+
+def test_a_post_whose_handling_fails_is_retried_then_set_aside_and_the_thread_reads_on(
+        camp: Campaign, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.quarantine import QUARANTINE_AFTER, Quarantine
+    from pbem.rulesets import registry
+
+    monkeypatch.setitem(registry.BUILTIN, "crashy", "tests.crashy_ruleset:RULESET")
+    toml = camp.folder / "campaign.toml"
+    toml.write_text(toml.read_text().replace('ruleset = "daemon_rift"', 'ruleset = "crashy"'))
+    post(camp, "a", "alice", "CRASH", private=True)
+    for n in range(1, QUARANTINE_AFTER + 1):
+        if n == 2:
+            post(camp, "b", "Bob", "B-1 M T26", private=True)        # behind the failing post
+        log = tick(camp.folder.parent, T0 + timedelta(hours=n)).lines
+        assert not any("NOT PROCESSED" in line for line in log), log
+        assert any(f"failed ({n} of {QUARANTINE_AFTER})" in line for line in log), log
+    camp = Campaign(camp.folder)
+    assert camp.state["journal"]["post:<forum-post-folder-1@rift>"] == "quarantined"
+    assert camp.state["submissions"]["blue"]["payload"]["orders"]["orders"]["B-1"]["path"] == ["T26"]
+    [held] = Quarantine(camp.folder).entries()
+    assert "crashy ruleset fell over" in held.reason
+    alerts = [body(m) for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
+    assert len([a for a in alerts if held.id in a]) == 1
+    assert main(["quarantine", "release", "rift", held.id, "--root", str(camp.folder.parent)]) == 1
+    assert main(["quarantine", "drop", "rift", held.id, "--root", str(camp.folder.parent)]) == 0
