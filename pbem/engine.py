@@ -137,7 +137,9 @@ def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessag
     """The GM alert for a campaign that was not processed, rendered from the built-in
     template only: the campaign's own templates may be what is broken."""
     text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
-    mail = OutgoingMail(key=f"problem/{digest(problem)}", to=(settings.gm.email,),
+    # keyed by the telling, not only the problem: one that comes back after a clean tick is news
+    # again (pbem/isolation.py), and the transport would refuse the Message-ID it sent the first time
+    mail = OutgoingMail(key=f"problem/{digest(problem)}/{turns.iso(now)}", to=(settings.gm.email,),
                         subject=f"[{settings.name}] was not processed", markdown=text,
                         sender=f"{settings.title} <{settings.address}>", auto_reply=False,
                         list_id=f"{settings.name}.{settings.domain}")
