@@ -44,7 +44,7 @@ from pbem.quarantine import (DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Qu
 from pbem.reports import render
 from pbem.routing import SharedIntake
 from pbem.rulesets import registry
-from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset
+from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset, Stage
 from pbem.store import LockBusy, campaign_lock
 from pbem.template_alerts import alert_template_problems
 
@@ -137,7 +137,9 @@ def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessag
     """The GM alert for a campaign that was not processed, rendered from the built-in
     template only: the campaign's own templates may be what is broken."""
     text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
-    mail = OutgoingMail(key=f"problem/{digest(problem)}", to=(settings.gm.email,),
+    # keyed by the telling, not only the problem: one that comes back after a clean tick is news
+    # again (pbem/isolation.py), and the transport would refuse the Message-ID it sent the first time
+    mail = OutgoingMail(key=f"problem/{digest(problem)}/{turns.iso(now)}", to=(settings.gm.email,),
                         subject=f"[{settings.name}] was not processed", markdown=text,
                         sender=f"{settings.title} <{settings.address}>", auto_reply=False,
                         list_id=f"{settings.name}.{settings.domain}")
@@ -579,6 +581,7 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
     missing = turns.missing_players(camp, stage)
     dice = turns.stage_dice(camp, stage)
+    gen = turns.stage_generation(camp)      # read before the next stage opens with a new one
     try:
         res = ruleset.resolve(ctx, submissions, dice)
     except GMDecisionNeeded as need:
@@ -594,8 +597,8 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     extra["next_stage"] = new_stage
     extra["next_deadline"] = turns.parse_time(camp.state["stage"]["deadline"])
     for report in res.reports:
-        queue_report(camp, ruleset, stage, report, extra, now)
-    alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"turn-{stage.turn}-{stage.kind}")
+        queue_report(camp, ruleset, stage, report, extra, now, gen)
+    alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished:
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
@@ -608,16 +611,25 @@ def ask_gm(camp: Campaign, ruleset: Ruleset, stage, need: GMDecisionNeeded, now:
     meta["question"] = {"key": need.key, "text": need.question, "options": need.options}
     choices = f" Choose one of: {', '.join(need.options)}." if need.options else ""
     alert = f"{stage.title}: {need.question}{choices} Answer with `DECIDE {need.key} <choice>`."
-    alert_gm(camp, ruleset, Outcome(gm_alerts=[alert]), now, key=f"question-{stage.turn}-{stage.kind}-{need.key}")
+    key = f"{stage_key(stage, turns.stage_generation(camp))}/question/{need.key}"
+    alert_gm(camp, ruleset, Outcome(gm_alerts=[alert]), now, key=key)
     camp.save()
     log(f"{camp.name}: {stage.title} waits for the GM: {need.key}")
 
 
-def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra: dict, now: datetime) -> None:  # type: ignore[no-untyped-def]
+def stage_key(stage: Stage, gen: int) -> str:
+    """What every mail of one opening of a stage starts its key with. The generation tells the
+    openings apart (a second resolution of a stage in one turn, a turn replayed after a
+    rollback); a tick re-run after a crash opens nothing new, so its keys repeat and dedupe."""
+    return f"turn-{stage.turn}/g{gen}/{stage.kind}"
+
+
+def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra: dict, now: datetime,  # type: ignore[no-untyped-def]
+                 gen: int) -> None:
     settings = camp.settings
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
-    key = f"turn-{stage.turn}/{stage.kind}/{report.key or report.kind}"
+    key = f"{stage_key(stage, gen)}/{report.key or report.kind}"
     turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text)
     audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
     people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
@@ -645,7 +657,9 @@ def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog
         player = camp.settings.player(pid)
         if player is None:
             continue
-        reply = Reply(f"reminder/{stage.turn}/{stage.kind}/{pid}", (player.email,),
+        # one reminder per deadline: an extension that moves the deadline earns a new one
+        key = f"reminder/{stage_key(stage, turns.stage_generation(camp))}/{turns.iso(deadline)}/{pid}"
+        reply = Reply(key, (player.email,),
                       f"[{camp.name}] reminder: {stage.title} due {camp.settings.schedule.show(deadline)}",
                       "reminder", {"campaign": camp.settings, "player": player, "stage": stage,
                                    "deadline": deadline, "schedule": camp.settings.schedule, "now": now},

@@ -31,14 +31,35 @@ def context(camp: Campaign, now: datetime) -> Context:
 
 
 def open_stage(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
-    """Record the stage the game now waits for, with its deadline."""
+    """Record the stage the game now waits for, with its deadline and a new generation."""
     stage = ruleset.stage(context(camp, now))
     deadline = camp.settings.schedule.deadline(now, stage.window)
     camp.state["stage"] = {"kind": stage.kind, "title": stage.title, "turn": stage.turn, "opened": iso(now),
                            "deadline": iso(deadline), "reminded": False, "force": False,
-                           "paused": camp.state.get("stage", {}).get("paused", False)}
+                           "paused": camp.state.get("stage", {}).get("paused", False),
+                           "generation": next_generation(camp)}
     camp.state["submissions"] = {}
     return stage
+
+
+def next_generation(camp: Campaign) -> int:
+    """Count one more stage opening. The counter only grows (a rollback keeps it), so the keys of
+    the mail a stage sends are new for every opening, while a tick re-run after a crash starts
+    from the saved state and makes the same keys again: the outbox sends each key once."""
+    camp.state["generation"] = generation(camp.state) + 1
+    return int(camp.state["generation"])
+
+
+def generation(state: dict[str, Any]) -> int:
+    """The campaign's stage-opening counter (0 before any stage opened under it)."""
+    value = state.get("generation", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def stage_generation(camp: Campaign) -> int:
+    """The generation of the stage now open: part of every key its reports, alerts and reminders use."""
+    value = camp.state.get("stage", {}).get("generation", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
@@ -138,24 +159,47 @@ def save_report(camp: Campaign, turn: int, key: str, text: str) -> None:
 def rollback(camp: Campaign) -> int:
     """Undo the last resolved turn: restore the start of the previous turn.
 
-    The message journal is kept, so mail already processed is not read again;
-    players resend orders for the restored turn.
+    The message journal is kept, so mail already processed is not read again, and so is the
+    generation counter, so the replayed turn's mail gets keys of its own; players resend orders
+    for the restored turn. The restored turn gets a new dice secret: the old one was revealed with
+    its report, and dice anyone can foresee would let a player pick his orders by their rolls.
     """
     turn = int(camp.state.get("stage", {}).get("turn", 1))
     target = turn - 1
     start = camp.history(target) / "start.toml"
     if target < 0 or not start.exists():        # a ruleset's setup may be turn 0
         raise ValueError(f"no earlier turn to roll back to (now at turn {turn})")
-    journal = camp.state.get("journal", {})
+    journal, counter = camp.state.get("journal", {}), generation(camp.state)
+    paused = camp.state.get("stage", {}).get("paused", False)
     camp.state = read_toml(start)
     camp.state["journal"] = {**camp.state.get("journal", {}), **journal}
+    camp.state["generation"] = max(counter, generation(camp.state))
+    if "stage" in camp.state:            # a paused campaign stays paused until the GM resumes it
+        camp.state["stage"]["paused"] = paused
     undone = camp.history(turn)
     if undone.exists():
         shutil.move(str(undone), str(undone.with_name(f"{undone.name}.rolled-back-{iso(datetime.now()).replace(':', '')}")))
     dice_stale = camp.history(target) / "dice.toml"
     if dice_stale.exists():
         dice_stale.unlink()
+    forget_secrets(camp, target)
     return target
+
+
+def forget_secrets(camp: Campaign, first: int) -> None:
+    """Drop the dice secrets of turn `first` and later: the next use draws new ones."""
+    path = _secret_path(camp)
+    if not path.exists():
+        return
+    data = read_toml(path)
+    data["secrets"] = {t: s for t, s in data.get("secrets", {}).items() if not t.isdigit() or int(t) < first}
+    write_toml(path, data, header="# Unrevealed dice secrets. Never publish before the turn is resolved.")
+
+
+def reopen(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
+    """After a rollback: the restored stage again, with a deadline counted from now (its own is
+    long past, and the players must have time to resend) and a generation of its own."""
+    return open_stage(camp, ruleset, now)
 
 
 def receipts(camp: Campaign) -> dict[str, str]:

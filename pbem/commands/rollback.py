@@ -1,4 +1,5 @@
-"""`pbem rollback CAMPAIGN`: restore the state at the start of the previous turn."""
+"""`pbem rollback CAMPAIGN`: restore the state at the start of the previous turn, give its stage a
+fresh deadline and mail every player (and the forum) what was undone and what happens next."""
 
 from __future__ import annotations
 
@@ -9,21 +10,32 @@ from pbem.commands._common import add_campaign, campaign_folder
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_campaign(p)
+    p.add_argument("--now", help="count the new deadline from this ISO time instead of now (testing)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem import turns
+    from datetime import UTC, datetime
+
     from pbem.campaign import Campaign
     from pbem.errors import UserError
+    from pbem.rollbacks import roll_back
+    from pbem.rulesets import registry
+    from pbem.schedule import parse_time
     from pbem.store import campaign_lock
 
+    try:
+        now = parse_time(args.now) if args.now else datetime.now(UTC)
+    except ValueError as exc:
+        raise UserError(f"--now {args.now!r} is no time: give an ISO time such as 2026-11-30T20:00Z") from exc
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
         try:
-            turn = turns.rollback(camp)
+            done = roll_back(camp, registry.get(camp.settings.ruleset), now)
         except ValueError as exc:
             raise UserError(str(exc)) from exc
         camp.save()
-    print(f"{camp.name}: back at the start of turn {turn}; players must resend their orders for it")
+    deadline = camp.settings.schedule.show(done.deadline)
+    print(f"{camp.name}: back at the start of turn {done.turn} ({done.stage.title}); players are mailed to "
+          f"resend their orders by {deadline} (the mail goes out with the next tick)")
     return 0

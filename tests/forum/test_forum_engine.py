@@ -72,12 +72,13 @@ def orders_in(camp: Campaign) -> Campaign:
 
 
 def test_public_turn_reports_are_posted_to_the_thread_once(camp: Campaign) -> None:
+    gen = camp.state["stage"]["generation"]                     # of the orders stage that resolves
     camp = orders_in(camp)
     assert camp.state["stage"]["turn"] == 2
     posted = bot_posts(camp)
     keys = [h["key"] for h, _ in posted]
-    assert keys == ["turn-1/orders/movement", "turn-1/orders/turn"]      # no battle, no battle report
-    movement = next(text for h, text in posted if h["key"] == "turn-1/orders/movement")
+    assert keys == [f"turn-1/g{gen}/orders/movement", f"turn-1/g{gen}/orders/turn"]      # no battle report
+    movement = next(text for h, text in posted if h["key"] == f"turn-1/g{gen}/orders/movement")
     assert movement.strip() == (camp.history(1) / "orders-movement.md").read_text().strip()
     assert all("private" not in h["key"] for h, _ in posted)      # private reports stay in mail
     camp = run(camp, T0 + timedelta(hours=2))

@@ -98,15 +98,8 @@ def dice_verify(season: Season) -> list[str]:
 def resolutions_reported(season: Season) -> list[str]:
     """A tick that resolved a stage mailed its report or a GM alert (a mail that answers nobody)."""
     resolved = [line for line in season.tick_logs[-1].lines if ": resolved " in line]
-    earlier = {_title(line) for log in season.tick_logs[:-1] for line in log.lines if ": resolved " in line}
-    if known("repeat-stage-mail-deduplicated"):       # its mail reuses the first resolution's keys
-        resolved = [line for line in resolved if _title(line) not in earlier]
     reports = [s for s in season.outbox if s.tick == season.ticks and not s.in_reply_to]
     return [f"{line}: but no report went out" for line in resolved[:1] if not reports]
-
-
-def _title(line: str) -> str:
-    return line.partition(": resolved ")[2].partition("; waiting for ")[0]
 
 
 def dice_published(season: Season) -> list[str]:

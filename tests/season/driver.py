@@ -2,8 +2,8 @@
 and the clock moves in steps past deadlines until the campaign is over.
 
 The GM's script, drawn once per season: one PAUSE and a RESUME some ticks later, one EXTEND, one
-typo, one REPLACE of a player by a newcomer, one RESOLVE (forcing the stage), one `pbem rollback` (unless a rollback defect is
-listed in tests/season/known_defects.py); besides, he answers what `gm_pending` says waits for
+typo, one REPLACE of a player by a newcomer, one RESOLVE (forcing the stage), one `pbem rollback` (once the
+second turn is reached); besides, he answers what `gm_pending` says waits for
 him (approvals, disputed results) on most ticks, and any question a resolution stopped on.
 """
 
@@ -15,7 +15,6 @@ from pathlib import Path
 from pbem.cli import main as pbem_main
 from tests.season.agents import AGENTS, STEP_CHOICES, Agent
 from tests.season.harness import Season
-from tests.season.known_defects import rollback_blocked
 
 SILENCE = 0.15        # chance a player sends nothing for a stage
 RESEND = 0.1          # chance a player sends his orders again (a correction) later in the stage
@@ -124,8 +123,7 @@ def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
     if now >= script.force and "resolve" not in script.done:
         script.done.add("resolve")
         lines.append("RESOLVE")
-    if now >= script.rollback and "rollback" not in script.done and season.turns_seen[-1] >= 2 \
-            and not rollback_blocked():
+    if now >= script.rollback and "rollback" not in script.done and season.turns_seen[-1] >= 2:
         script.done.add("rollback")
         rollback(season)
     return lines
@@ -133,7 +131,7 @@ def scripted(season: Season, agent: Agent, script: Script) -> list[str]:
 
 def rollback(season: Season) -> None:
     """`pbem rollback` on the command line: back to the start of the previous turn."""
-    code = pbem_main(["rollback", "season", "--root", str(season.root / "campaigns")])
+    code = pbem_main(["rollback", "season", "--root", str(season.root / "campaigns"), "--now", season.now.isoformat()])
     assert code == 0, f"{season.where()}: pbem rollback exited {code}"
     season.rolled_back = True
     season.forget()

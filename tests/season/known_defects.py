@@ -12,16 +12,6 @@ KNOWN_DEFECTS: dict[str, str] = {
                               "`paused`)",
     "resume-after-deadline-resolves": "RESUME after the deadline passed resolves the stage at the next tick with "
                                       "everyone who had not sent orders missing: the pause did not stop the clock",
-    "rollback-keeps-old-deadline": "`pbem rollback` restores the stage with its old deadline, long past: the next "
-                                   "tick resolves the restored turn at once with every player missing, though the "
-                                   "command says players must resend their orders",
-    "rollback-reports-deduplicated": "after `pbem rollback` the replayed turn's reports get the Message-IDs of the "
-                                     "first run; the outbox finds them in outbox/sent and never sends them, so "
-                                     "nobody hears how the replayed turn went (its dice secret included)",
-    "repeat-stage-mail-deduplicated": "a stage resolved a second time in the same turn (the Daemon Rift lists window "
-                                      "re-resolved when a late list comes in) mails its GM alert and reports under "
-                                      "the keys of the first resolution (engine: turn-<n>-<kind>); the outbox finds "
-                                      "them already sent and drops them: the GM never hears of the late list",
     "ack-after-end-invites-orders": "a player's mail after the campaign ended is acknowledged with the over "
                                     "stage's deadline and 'You may send new orders until then' "
                                     "(templates/common/ack.md.j2 shows any deadline)",
@@ -33,7 +23,3 @@ KNOWN_DEFECTS: dict[str, str] = {
 def known(key: str) -> bool:
     return key in KNOWN_DEFECTS
 
-
-def rollback_blocked() -> bool:
-    """The season's GM leaves `pbem rollback` alone while a rollback defect is listed."""
-    return known("rollback-keeps-old-deadline") or known("rollback-reports-deduplicated")
