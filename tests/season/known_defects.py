@@ -8,10 +8,6 @@ that test pass unexpectedly and fail the suite: then delete the entry here.
 from __future__ import annotations
 
 KNOWN_DEFECTS: dict[str, str] = {
-    "reminders-while-paused": "a paused stage still sends its reminders (turns.reminder_due does not look at "
-                              "`paused`)",
-    "resume-after-deadline-resolves": "RESUME after the deadline passed resolves the stage at the next tick with "
-                                      "everyone who had not sent orders missing: the pause did not stop the clock",
     "rollback-keeps-old-deadline": "`pbem rollback` restores the stage with its old deadline, long past: the next "
                                    "tick resolves the restored turn at once with every player missing, though the "
                                    "command says players must resend their orders",
@@ -22,11 +18,6 @@ KNOWN_DEFECTS: dict[str, str] = {
                                       "re-resolved when a late list comes in) mails its GM alert and reports under "
                                       "the keys of the first resolution (engine: turn-<n>-<kind>); the outbox finds "
                                       "them already sent and drops them: the GM never hears of the late list",
-    "ack-after-end-invites-orders": "a player's mail after the campaign ended is acknowledged with the over "
-                                    "stage's deadline and 'You may send new orders until then' "
-                                    "(templates/common/ack.md.j2 shows any deadline)",
-    "conquest-no-end": "Campaigns of Conquest has no GM command to end a campaign (and no round cap): a season "
-                       "that stalls short of the target size cannot be ended with a final report",
 }
 
 
