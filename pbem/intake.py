@@ -27,7 +27,7 @@ from pbem.journal import handled, journal_key
 from pbem.mail.message import Submission
 from pbem.masking import SecretMask, masked
 from pbem.orders import InvalidOrder, OrderProblem
-from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
+from pbem.rulesets.base import Context, Parsed, Report, Ruleset, Stage
 from pbem.schedule import iso, parse_duration, parse_time
 
 FAILURE_WINDOW = timedelta(hours=24)
@@ -270,7 +270,7 @@ class Intake:
         on_file = self.camp.state.get("submissions", {}).get(player.id, {})
         payload = on_file.get("payload", {})
         context = {
-            "player": player, "stage": stage, "deadline": ctx.deadline,
+            "player": player, "stage": stage, "deadline": None if stage.over else ctx.deadline,
             "accepted": parsed.accepted, "problems": sorted(problems + parsed.problems, key=lambda p: p.line_no),
             "on_file": self.ruleset.canonical(ctx, player, payload) if payload else [],
             "missing": self.ruleset.missing(ctx, player, payload) if player.id in stage.owing else [],
@@ -345,9 +345,12 @@ class Intake:
 
                 text, mails = replace_player(self.camp, words[1:], self.now)
                 self.mailings += mails
-            elif verb in ("PAUSE", "RESUME"):
-                stage["paused"] = verb == "PAUSE"
-                text = "campaign paused" if stage["paused"] else "campaign resumed"
+            elif verb == "PAUSE":
+                text = self._pause(stage)
+            elif verb == "RESUME":
+                text = self._resume(stage)
+            elif verb == "FINISH":
+                text = self._end(stage, " ".join(words[1:]))
             else:
                 game, text = self.ruleset.gm_command(self.context(), words)
                 self.camp.state["game"] = game
@@ -363,3 +366,56 @@ class Intake:
             new = parse_time(arg)
         stage["deadline"], stage["reminded"] = iso(new), False
         return f"deadline moved to {self.camp.settings.schedule.show(new)}"
+
+    # -- pause and end ---------------------------------------------------------
+    def _pause(self, stage: dict[str, Any]) -> str:
+        """The clock stops: no reminder and no deadline passes until RESUME (pbem.turns)."""
+        if stage.get("paused"):
+            raise ValueError("the campaign is already paused (RESUME goes on)")
+        stage["paused"], stage["paused_at"] = True, iso(self.now)
+        return "campaign paused: no reminders and no deadline passes until RESUME"
+
+    def _resume(self, stage: dict[str, Any]) -> str:
+        """The deadline moves by the time paused, so players get the time that was left; they hear it."""
+        if not stage.get("paused"):
+            raise ValueError("the campaign is not paused")
+        since = stage.pop("paused_at", "")
+        stage["paused"] = False
+        if not stage.get("deadline") or not since:
+            return "campaign resumed"
+        new = parse_time(stage["deadline"]) + max(self.now - parse_time(since), timedelta(0))
+        stage["deadline"] = iso(new)
+        self.mailings += self._resumed_mails(new)
+        return f"campaign resumed; deadline moved to {self.camp.settings.schedule.show(new)}"
+
+    def _resumed_mails(self, deadline: datetime) -> list[Reply]:
+        meta = self.camp.state.get("stage", {})
+        settings, key = self.camp.settings, f"resumed/{meta.get('turn', 0)}/{meta.get('kind', '')}/{iso(self.now)}"
+        context = {"campaign": settings, "schedule": settings.schedule, "now": self.now, "deadline": deadline,
+                   "title": meta.get("title", "")}
+        return [Reply(f"{key}/{p.id}", (p.email,), f"[{self.camp.name}] resumed: deadline "
+                      f"{settings.schedule.show(deadline)}", "resumed", context | {"player": p}, auto_reply=False)
+                for p in settings.players]
+
+    def _end(self, stage: dict[str, Any], reason: str) -> str:
+        """FINISH [reason] (`pbem end`): the rule system's end hook makes the game over; its final
+        report goes out now. (Not END: a line `END` closes a mail's orders, pbem/envelope.py.)"""
+        res = self.ruleset.end(self.context(), reason)
+        self.camp.state["game"] = res.game
+        over = self.ruleset.stage(self.context())
+        stage.update(kind=over.kind, title=over.title, paused=False, force=False)
+        stage.pop("paused_at", None)
+        for report in res.reports:
+            self.mailings += self._report_mails(over, report)
+        return "the campaign is over; the final report goes to every player and the GM"
+
+    def _report_mails(self, stage: Stage, report: Report) -> list[Reply]:
+        settings = self.camp.settings
+        audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
+        people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
+        if report.public and "gm" not in audience:
+            people.append(settings.gm)
+        base = {"campaign": settings, "now": self.now, "schedule": settings.schedule, "stage": stage}
+        return [Reply(f"turn-{stage.turn}/end/{report.key or report.kind}/{person.email}", (person.email,),
+                      f"[{self.camp.name}] {report.subject}", report.kind, base | report.context, auto_reply=False)
+                for person in people if person is not None]

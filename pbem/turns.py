@@ -63,6 +63,7 @@ def stage_generation(camp: Campaign) -> int:
 
 
 def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
+    """Resolve now? Never while paused (RESUME moves the deadline by the time paused) or over."""
     meta = camp.state.get("stage", {})
     if stage.over or meta.get("paused") or meta.get("question"):
         return False
@@ -88,8 +89,9 @@ def missing_players(camp: Campaign, stage: Stage) -> list[str]:
 
 
 def reminder_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
+    """Once per stage, inside the reminder window; never while paused: the clock stands still."""
     meta = camp.state.get("stage", {})
-    if meta.get("reminded") or meta.get("question") or stage.over or stage.waiting_for_gm or not stage.owing:
+    if meta.get("reminded") or meta.get("paused") or meta.get("question") or stage.over or stage.waiting_for_gm or not stage.owing:
         return False
     deadline = parse_time(meta["deadline"])
     return deadline - camp.settings.schedule.reminder <= now < deadline

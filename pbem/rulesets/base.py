@@ -9,7 +9,8 @@ its own dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -98,8 +99,39 @@ def ask(decisions: Mapping[str, str], key: str, question: str, options: Sequence
     raise GMDecisionNeeded(key, question, options)
 
 
+ENDED = "ended"
+"""The key `Ruleset.end` writes into the game: `{turn, reason}` of the GM's FINISH. Every rule
+system's `stage` honours it (the base class wraps each `stage` it defines), so a campaign the GM
+ended is over whatever its rules would still wait for."""
+
+StageHook = Callable[["Ruleset", Context], Stage]
+
+
+def honour_end(stage: StageHook) -> StageHook:
+    """`stage`, but over once the GM ended the campaign: nothing is owed, nothing is resolved."""
+    if getattr(stage, "honours_end", False):
+        return stage
+
+    @functools.wraps(stage)
+    def wrapped(self: Ruleset, ctx: Context) -> Stage:
+        current = stage(self, ctx)
+        ended = ctx.game.get(ENDED)
+        if not ended or current.over:
+            return current
+        return Stage("over", "Campaign over (ended by the game master)", int(ended.get("turn", current.turn)), (),
+                     current.window, over=True)
+
+    wrapped.honours_end = True     # type: ignore[attr-defined]
+    return wrapped
+
+
 class Ruleset:
     """Base rule system: override the hooks that differ."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "stage" in cls.__dict__:           # a new rule system honours FINISH without knowing of it
+            setattr(cls, "stage", honour_end(cls.__dict__["stage"]))
 
     name = "base"
     title = "Base"
@@ -159,3 +191,20 @@ class Ruleset:
     def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
         """A GM command for this rule system (e.g. RESULT): returns the new game and a reply line."""
         raise ValueError(f"unknown GM command {' '.join(words)!r}")
+
+    def standings(self, ctx: Context) -> list[str]:
+        """The standings as the rule system can tell them, leader first, one line each (the final
+        report shows them); none by default."""
+        return []
+
+    def end(self, ctx: Context, reason: str) -> Resolution:
+        """The GM ends the campaign (`FINISH` by mail, `pbem end` on the command line; a bare `END`
+        line is the envelope's end of orders): the game as it stands, marked over, and a final public report to every player and the GM. Override to end in the rules' own terms."""
+        stage = self.stage(ctx)
+        if stage.over:
+            raise ValueError("the campaign is already over")
+        game = {**ctx.game, ENDED: {"turn": stage.turn, "reason": reason}}
+        context = {"reason": reason, "standings": self.standings(ctx), "ended_in": stage}
+        report = Report("final_report", f"Final report: {ctx.settings.title} is over", ("*",), context,
+                        public=True, key="final")
+        return Resolution(game, [report])

@@ -253,12 +253,13 @@ EVENTS = ("Fool's Gold", "Building Boom", "Disaster", "All or Nothing", "Scouts"
 
 class Conquest:
     """Four empires on the Four Marches, playing for a small target size (6 quick, else 9) so a
-    victory comes soon."""
+    victory comes soon; a season that stalls is ended by the GM (FINISH) after round 8 (16)."""
 
     max_ticks = 400
 
     def __init__(self, quick: bool = False) -> None:
         target = 6 if quick else 9
+        self.rounds = 8 if quick else 16            # the GM ends a season still going after this round
         self.setup = Setup("four_marches", players([(pid, colour, colour[0]) for pid, colour in (
             ("anna", "Red"), ("ben", "Blue"), ("cara", "Green"), ("dan", "Yellow"))]),
             SCHEDULE | {"capitals": "3d", "campaign": "3d", "setup": "2d", "results": "4d", "conquest": "3d"},
@@ -323,7 +324,10 @@ class Conquest:
         return typo_of(rng, ["EXTNED 1d", "CAPTIAL anna T1"], ["CAPITAL Anan T1", "RESULT B9 WITHDREW none"])
 
     def end(self, season: Season) -> list[str]:
-        return []                                   # no GM command ends a Conquest campaign (see KNOWN_DEFECTS)
+        """A season that stalls short of the target size is ended by the GM with a final report."""
+        if self._game(season).state.round.number < self.rounds:
+            return []
+        return ["FINISH the season has run long enough; the largest empires lead"]
 
 
 AGENTS: dict[str, type] = {"daemon_rift": DaemonRift, "diplomacy": Diplomacy, "conquest": Conquest}

@@ -148,11 +148,11 @@ def signed_mail_taken(season: Season) -> list[str]:
 
 
 def no_orders_invited_after_the_end(season: Season) -> list[str]:
-    """Once the campaign is over, no reply invites new orders before a deadline."""
-    if not season.stage().over or known("ack-after-end-invites-orders"):
-        return []
-    return [f"{s.in_reply_to}: answered after the end with 'You may send new orders'" for s in season.outbox
-            if s.tick == season.ticks and s.in_reply_to and "You may send new orders" in body(s.message)]
+    """Once the campaign is over, no reply to a mail sent after the end invites new orders or
+    names a deadline (a mail read in the tick that ended it, before the end, may)."""
+    return [f"{s.in_reply_to}: answered after the end with a deadline or 'You may send new orders'"
+            for s in season.outbox if s.tick == season.ticks and s.in_reply_to in season.after_end
+            and ("You may send new orders" in body(s.message) or "Deadline:" in body(s.message))]
 
 
 def rulings_accepted(season: Season) -> list[str]:

@@ -77,6 +77,7 @@ class Season:
         self.expected: dict[str, str] = {}          # Message-ID we sent -> who sent it
         self.mail_files: dict[str, str] = {}        # Message-ID we sent -> its file in the inbox
         self.sent_in: dict[str, str] = {}           # a player's Message-ID -> the stage that owed it his mail
+        self.after_end: set[str] = set()            # a player's Message-IDs sent once the campaign was over
         self.titles: list[str] = []                 # the stage's title after each tick
         self.outbox: list[Sent] = []
         self.tick_logs: list[TickLog] = []
@@ -129,6 +130,8 @@ class Season:
         seat = self.seats[pid]
         mid = self.drop(seat.email, [f"PLAYER {pid} {secret or seat.secret}", *lines], subject, pid)
         self.sent_in[mid] = str(self.stage_meta().get("title", "")) if pid in self.stage().owing else ""
+        if self.stage().over:
+            self.after_end.add(mid)
         if not secret:
             self.genuine.add(mid)
         return mid

@@ -64,7 +64,7 @@ def test_resume_gives_back_the_time_that_was_left(season_root: Path) -> None:
 @while_known("conquest-no-end")
 def test_gm_ends_a_conquest_campaign_with_a_final_report(season_root: Path) -> None:
     world = season(season_root, "conquest")
-    world.send_gm(["END"])
+    world.send_gm(["FINISH"])                              # a bare END line closes a mail's orders
     world.tick(HOUR)
     assert world.stage().over
 

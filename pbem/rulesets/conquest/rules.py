@@ -74,6 +74,7 @@ COUNTS: dict[str, int] = {
     "siege.assaults_per_round": 1, "siege.defender_reconquest_fortified_extra": 0,
     "naval.advantage_discount": 0, "naval.advantage_penalty": 0,
     "abstract.gold_step": 1, "abstract.gold_cap": 0,
+    "victory.round_cap": 0,
 }
 
 

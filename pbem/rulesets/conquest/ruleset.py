@@ -307,11 +307,46 @@ class Conquest(Ruleset):
         out.reports.append(reporting.public(game, "round", f"Round {finished.number} report", dice))
         out.reports += reporting.privates(game, "round")
         state.history.append(reporting.history_line(game))
+        if self._round_cap(game, finished.number, dice, out):
+            return
         self._open_round(game, finished.number + 1, dice)
         out.reports.append(reporting.public(game, "order", f"Round {finished.number + 1}: the order of play", dice))
         out.turn_finished = True
 
+    def _round_cap(self, game: Game, number: int, dice: Dice, out: Resolution) -> bool:
+        """`victory.round_cap` (0: none): the campaign ends after that round; the largest empire
+        wins, and a shared lead leaves nobody the winner. True when it ended."""
+        from pbem.rulesets.conquest.empire import declare_winner, size_of
+
+        cap, state = int(game.rules["victory.round_cap"]), game.state
+        if not cap or number < cap:
+            return False
+        sizes = {p: size_of(state, p, game.rules) for p in state.active()}
+        top = max(sizes.values(), default=0)
+        leaders = [p for p, size in sizes.items() if size == top]
+        if len(leaders) == 1:
+            declare_winner(state, leaders[0], f"the largest empire (size {top:g}) after round {number}, "
+                                              "the last one (victory.round_cap)")
+        else:
+            state.round.log.append(f"Round {number} was the last one (victory.round_cap): "
+                                   f"{', '.join(state.empires[p].name for p in leaders)} share the lead "
+                                   f"at size {top:g}; nobody wins")
+        state.round.window = W_OVER
+        out.reports.append(reporting.public(game, "final", "The campaign is over", dice))
+        out.turn_finished = True
+        return True
+
     # -- the game master ----------------------------------------------------------------
+    def standings(self, ctx: Context) -> list[str]:
+        """For the final report of a campaign the GM ended: empire sizes, largest first (COC-WIN)."""
+        from pbem.rulesets.conquest.empire import size_of
+
+        state, rules = Game(ctx.game, ctx.settings).state, rulesmod.load(ctx.settings.rules)
+        sizes = {p: size_of(state, p, rules) for p in state.empires}
+        return [f"{state.empires[p].name}: empire size {sizes[p]:g}" + (" (eliminated)" if state.empires[p].eliminated
+                                                                       else "")
+                for p in sorted(sizes, key=lambda p: (-sizes[p], p))]
+
     def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
         game = Game(ctx.game, ctx.settings)
         verb = words[0].upper()

@@ -295,6 +295,14 @@ class DaemonRift(Ruleset):
         game.data["turn_closed"] = True
 
     # -- the game master -----------------------------------------------------------
+    def standings(self, ctx: Context) -> list[str]:
+        """For the final report of a campaign the GM ended: the score as if it ended now (DR-VP)."""
+        from pbem.rulesets.daemon_rift import scoring
+
+        game = Game.view(ctx)
+        return [f"{row.rank or '-'}. {row.name}: {row.total} points" + (" (eliminated)" if row.eliminated else "")
+                for row in scoring.scores(game.state, game.gmap, game.rules)]
+
     def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
         game = Game(ctx.game, ctx.settings)
         verb = words[0].upper()

@@ -110,6 +110,12 @@ class Diplomacy(Ruleset):
         return Resolution(game.dump(), reporting.phase_reports(game, step, [], []), turn_finished=True)
 
     # -- the game master -----------------------------------------------------------
+    def standings(self, ctx: Context) -> list[str]:
+        """For the final report of a game the GM ended: supply centres and units per power."""
+        game = Game(ctx.game, ctx.settings)
+        return [f"{row.power}: {len(row.centres)} supply centres, {row.units} units"
+                + (" (eliminated)" if row.eliminated else "") for row in reporting.centre_table(game, game.state)]
+
     def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
         game = Game(ctx.game, ctx.settings)
         verb = words[0].upper() if words else ""
