@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
         except BrokenPipeError:      # the reader went away: pbem.cli ends quietly
             raise
         except Exception as exc:     # one broken campaign: one line, and the others are still shown
-            print(f"pbem: {folder.name}: {one_line(exc)}", file=sys.stderr)
+            line = one_line(exc)     # named by its folder unless the line names a file in it already
+            print(f"pbem: {line if str(folder) in line else f'{folder.name}: {line}'}", file=sys.stderr)
             failed = 1
     return failed
 
