@@ -12,7 +12,13 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from pbem import __version__
 from pbem.errors import UserError
+
+DESCRIPTION = ("pbem runs play-by-email wargame campaigns: players mail their orders, pbem acknowledges\n"
+               "them, resolves each turn at its deadline and mails the reports.")
+EPILOG = ("Start with `pbem new`, then let cron run `pbem tick` every few minutes (see cron/).\n"
+          "`pbem COMMAND --help` explains one command.")
 
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -28,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decide": ("decide", "answer a question the resolution waits on (GM)"),
     "replace": ("replace", "hand a player's seat to someone else (GM)"),
     "extend": ("extend", "move the current deadline (GM)"),
+    "approve": ("approve", "approve an army list waiting for the GM, or all of them (GM)"),
     "end": ("end", "end the campaign now with a final report to everyone (GM; FINISH by mail)"),
     "quarantine": ("quarantine", "list, release or drop mail whose handling kept failing (GM)"),
     "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
@@ -39,7 +46,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def build_parser(wanted: str = "") -> argparse.ArgumentParser:
     """The parser; only the command being run imports its module."""
-    parser = argparse.ArgumentParser(prog="pbem", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="pbem", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
@@ -62,7 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(_load(args._module).run(args) or 0)
+        code = int(_load(args._module).run(args) or 0)
+        sys.stdout.flush()           # a closed pipe shows here, not in Python's own flush at exit
+        return code
+    except BrokenPipeError:      # `pbem status | head -1`: the reader has what it wanted
+        _silence_stdout()
+        return 0
     except KeyboardInterrupt:
         return 130
     except UserError as exc:
@@ -73,6 +87,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"pbem: {one_line(exc)}", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's own flush at exit does not fail again."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):      # not a real file (tests capture stdout): nothing to flush
+        pass
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem import credentials, turns
 from pbem.campaign import NAME_RE, Campaign, Player, SettingsError, settings_from
@@ -80,11 +81,12 @@ def read_players(specs: list[str]) -> tuple[list[NewPlayer], list[str], list[str
 
 
 def argument_problems(root: Path, name: str, ruleset_name: str, players: list[NewPlayer], gm_email: str,
-                      labels: list[str] | None = None) -> list[str]:
+                      labels: list[str] | None = None, address: str = "", timezone: str = "") -> list[str]:
     """Every problem of the arguments that can be seen before the rule system is asked; players
     are named by `labels` (default `player 1`, `player 2`...)."""
     labels = labels or [f"player {n}" for n in range(1, len(players) + 1)]
     problems = [] if NAME_RE.match(name) else [f"name: {shown(name)}: use 1-48 lower-case letters, digits, '-' or '_'"]
+    problems += place_problems(address, timezone, [gm_email, *(p.email for p in players)])
     try:
         registry.get(ruleset_name)
     except KeyError as exc:
@@ -108,18 +110,37 @@ def argument_problems(root: Path, name: str, ruleset_name: str, players: list[Ne
         f"{folder} exists and is not an empty folder; move it away or choose another name"]
 
 
+def place_problems(address: str, timezone: str, people: list[str]) -> list[str]:
+    """The campaign's own mail address (empty: the default) and time zone (empty: UTC)."""
+    problems = []
+    if address and (problem := email_problem(address)):
+        problems.append(f"--address: {problem}")
+    elif address and address.casefold() in {email.casefold() for email in people}:
+        problems.append(f"--address: {address} is a player's or the GM's own address; the campaign needs "
+                        "an address of its own that players write to")
+    if timezone:
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            problems.append(f"--timezone: unknown time zone {shown(timezone)}; use a name like Europe/Berlin, "
+                            "America/New_York or UTC")
+    return problems
+
+
 def create(root: Path, name: str, ruleset_name: str, map_name: str, players: list[NewPlayer],
            gm_email: str, now: datetime, schedule: dict[str, str] | None = None,
            transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None,
-           fixed_secrets: dict[str, str] | None = None, welcome: bool = False) -> tuple[Campaign, dict[str, str]]:
+           fixed_secrets: dict[str, str] | None = None, welcome: bool = False,
+           address: str = "", timezone: str = "") -> tuple[Campaign, dict[str, str]]:
     """Write a new campaign; returns it and the generated secrets (sent in welcome mails, queued
     in its outbox when `welcome` is set).
 
     Everything is checked before anything is written, and the folder is built under a temporary
     name and renamed into place only once complete (welcome mails queued): a failure leaves no
     half-made campaign whose secrets are lost. `fixed_secrets` (player id -> secret) is for the
-    demo, whose sample mails are signed. Raises CreationError naming every problem."""
-    problems = argument_problems(root, name, ruleset_name, players, gm_email)
+    demo, whose sample mails are signed. `address` and `timezone` replace the defaults
+    (NAME@pbem.localhost, UTC). Raises CreationError naming every problem."""
+    problems = argument_problems(root, name, ruleset_name, players, gm_email, address=address, timezone=timezone)
     if problems:
         raise CreationError(problems)
     ruleset = registry.get(ruleset_name)
@@ -129,6 +150,8 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
     secrets |= fixed_secrets or {}
     data = _settings_table(root, name, ruleset, map_name, players, gm_email, secrets, schedule, transport, rules)
+    data["address"] = address.lower() or data["address"]
+    data["schedule"] = data["schedule"] | ({"timezone": timezone} if timezone else {})
     try:
         settings_from(data, root / name, root / name / "campaign.toml")
     except SettingsError as exc:

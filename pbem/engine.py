@@ -13,6 +13,7 @@ then quarantined (pbem/quarantine.py), and the mail behind it goes on.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -80,12 +81,27 @@ class Faults:
         self.hook("sent")
 
 
+# what a tick's summary line counts, in its order, with the words it uses
+TALLIES = (("read", "mail(s) read"), ("acks", "ack(s)"), ("resolved", "stage(s) resolved"),
+           ("sent", "mail(s) sent"), ("throttled", "held back by throttling"), ("problems", "problem(s)"))
+
+
 @dataclass
 class TickLog:
     lines: list[str] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
 
     def __call__(self, text: str) -> None:
         self.lines.append(text)
+        self.counts["problems"] += "NOT PROCESSED" in text
+
+    def count(self, what: str, n: int = 1) -> None:
+        """Tally one of TALLIES for the summary line."""
+        self.counts[what] += n
+
+    def summary(self) -> str:
+        """One line for the cron log: what the tick did."""
+        return ", ".join(f"{self.counts[what]} {words}" for what, words in TALLIES)
 
 
 def tick(root: Path, now: datetime, faults: Faults | None = None, log: TickLog | None = None) -> TickLog:
@@ -130,7 +146,8 @@ def not_processed(folder: Path, exc: Exception, now: datetime, log: TickLog) -> 
     except Exception as exc:    # noqa: BLE001  (no way to reach the GM: the log line must do)
         if is_injected(exc):
             raise
-        log(f"{folder.name}: the GM could not be told: {one_line(exc)}")
+        told = one_line(exc)      # the same broken file twice would read as two problems
+        log(f"{folder.name}: the GM could not be told" + ("" if told == problem else f": {told}"))
 
 
 def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessage:
@@ -348,6 +365,9 @@ def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, n
     for mail in [*mails, *([alert] if alert is not None else [])]:
         enqueue(camp.folder, mail)
     faults.hook("handled")
+    log.count("read")
+    log.count("acks", sum(reply.template in ("ack", "gm_ack") for reply in outcome.replies))
+    log.count("throttled", outcome.note.endswith("throttled"))
     log(f"{camp.name}: {sub.sender or 'no sender'}: {outcome.note or 'processed'}")
 
 
@@ -602,6 +622,7 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     if res.turn_finished:
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
+    log.count("resolved")
     log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
 
 
@@ -676,6 +697,7 @@ def deliver_mail(camp: Campaign, log: TickLog, faults: Faults | None = None) -> 
     except ValueError as exc:
         raise SettingsError(camp.folder / "campaign.toml", [f"transport.outbox: {exc}"]) from exc
     sent, problems = deliver(camp.folder, transport, after_send=(faults or Faults()).hook_sent)
+    log.count("sent", sent)
     if sent:
         log(f"{camp.name}: delivered {sent} mail(s)")
     for problem in problems:

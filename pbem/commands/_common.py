@@ -11,7 +11,7 @@ from pbem.errors import UserError
 
 def add_campaign(p: argparse.ArgumentParser) -> None:
     p.add_argument("campaign", help="campaign name (under --root) or a campaign folder")
-    p.add_argument("--root", type=Path, default=Path("campaigns"))
+    p.add_argument("--root", type=Path, default=Path("campaigns"), help="the folder that holds the campaigns (default: campaigns)")
 
 
 def campaign_folder(args: argparse.Namespace) -> Path:

@@ -1,4 +1,4 @@
-"""`pbem new NAME --player id,Name,email[,Faction[,F]] ...`"""
+"""`pbem new NAME --gm-email ADDR [--address ADDR] [--timezone ZONE] --player id,Name,email[,Faction[,F]] ...`"""
 
 from __future__ import annotations
 
@@ -11,13 +11,18 @@ from pathlib import Path
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="campaign name: folder name and mail tag, e.g. rift-2026")
     p.add_argument("--root", type=Path, default=Path("campaigns"), help="campaigns directory (default: campaigns)")
-    p.add_argument("--ruleset", default="daemon_rift")
+    p.add_argument("--ruleset", default="daemon_rift", help="the rule system: daemon_rift, diplomacy or conquest "
+                   "(default: daemon_rift)")
     p.add_argument("--map", default="", help="a map in rules/maps/ (without .toml) or a path "
                    "(default: the ruleset's own, e.g. rift_valley, standard)")
     p.add_argument("--player", action="append", required=True, metavar="SPEC",
                    help="id,Name,email[,Faction name[,token prefix]]; repeat per player, in faction order "
                         "(Diplomacy: the faction name is the power, e.g. eng,Alice,alice@example.org,England)")
-    p.add_argument("--gm-email", required=True)
+    p.add_argument("--address", default="", help="the campaign's own mail address, the one players write to "
+                   "(default: NAME@pbem.localhost, to change in campaign.toml before the first tick)")
+    p.add_argument("--timezone", default="", help="the time zone deadlines are set and shown in, e.g. Europe/Berlin "
+                   "(default: UTC)")
+    p.add_argument("--gm-email", required=True, help="your own address: GM alerts go there, GM commands come from it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,12 +31,13 @@ def run(args: argparse.Namespace) -> int:
     from pbem.creation import CreationError, argument_problems, create, read_players
 
     players, labels, problems = read_players(args.player)
-    problems += argument_problems(args.root, args.name, args.ruleset, players, args.gm_email, labels)
+    problems += argument_problems(args.root, args.name, args.ruleset, players, args.gm_email, labels,
+                                  address=args.address, timezone=args.timezone)
     try:
         if problems:
             raise CreationError(problems)
         camp, _ = create(args.root, args.name, args.ruleset, args.map, players, args.gm_email, datetime.now(UTC),
-                         welcome=True)
+                         welcome=True, address=args.address, timezone=args.timezone)
     except CreationError as exc:
         for problem in exc.problems:
             print(f"pbem new: {problem}", file=sys.stderr)

@@ -10,7 +10,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from pbem.commands._common import add_campaign
 
     add_campaign(p)
-    p.add_argument("player", nargs="?", default="")
+    p.add_argument("player", nargs="?", default="", help="one player's id (default: every player)")
 
 
 def run(args: argparse.Namespace) -> int:

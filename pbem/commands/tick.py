@@ -1,5 +1,6 @@
-"""`pbem tick [--root DIR] [--now TIME] [--quiet]`: the cron job. It exits with 1 when a campaign
-was not processed; each such campaign is one line (on stderr with --quiet), never a traceback."""
+"""`pbem tick [--root DIR] [--now TIME] [--quiet | --log]`: the cron job. It exits with 1 when a
+campaign was not processed, each such campaign one line (on stderr with --quiet or --log), never a
+traceback; with 2 when the campaigns folder does not exist (a typo in the crontab)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,35 @@ from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, default=Path("campaigns"), help="campaigns directory or one campaign folder")
-    p.add_argument("--now", help="pretend it is this ISO time (testing, catching up)")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--root", type=Path, default=Path("campaigns"),
+                   help="the folder that holds the campaigns, or one campaign folder (default: campaigns)")
+    p.add_argument("--now", metavar="TIME", help="act as if it were this date and time, e.g. 2026-11-30T20:00 "
+                   "(for trying a campaign out)")
+    quiet = p.add_mutually_exclusive_group()
+    quiet.add_argument("--quiet", action="store_true", help="print only problems, on stderr (for cron)")
+    quiet.add_argument("--log", action="store_true",
+                       help="print one line with the time and what the tick did, and each problem on stderr "
+                            "(for a log file, as cron/pbem-tick writes)")
 
 
 def run(args: argparse.Namespace) -> int:
     from datetime import datetime
 
+    from pbem.commands._time import moment
     from pbem.engine import tick
-    from pbem.schedule import parse_time
+    from pbem.schedule import iso
 
-    now = parse_time(args.now) if args.now else datetime.now(UTC)
+    now = moment(args.now, "--now") if args.now else datetime.now(UTC)
+    if not args.root.is_dir():       # a typo in the crontab must not read as "nothing to do"
+        print(f"pbem tick: no folder {args.root}; give the campaigns folder with --root", file=sys.stderr)
+        return 2
     log = tick(args.root, now)
     problems = [line for line in log.lines if "NOT PROCESSED" in line]
-    if not args.quiet:
+    stamp = f"{iso(now)} " if args.log else ""
+    if args.log:
+        print(f"{stamp}tick: {log.summary()}", flush=True)
+    elif not args.quiet:
         print("\n".join(log.lines) or "nothing to do")
-    for line in problems if args.quiet else []:      # cron mails what a quiet run writes: one line each
-        print(f"pbem: {line}", file=sys.stderr)
+    for line in problems if args.quiet or args.log else []:   # cron mails what a quiet run writes
+        print(f"{stamp}pbem: {line}", file=sys.stderr)
     return 1 if problems else 0

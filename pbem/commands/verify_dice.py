@@ -9,7 +9,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from pbem.commands._common import add_campaign
 
     add_campaign(p)
-    p.add_argument("turn", type=int)
+    p.add_argument("turn", type=int, help="the turn number whose dice to check")
 
 
 def run(args: argparse.Namespace) -> int:

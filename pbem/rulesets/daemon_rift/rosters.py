@@ -383,6 +383,8 @@ def alerts(game: Game) -> list[str]:
 def approve(game: Game, words: list[str]) -> str:
     stored = game.data.setdefault("pending_lists", {})
     tokens = sorted(stored) if [w.upper() for w in words] == ["ALL"] else [dr_parse.token_id(w) for w in words]
+    if not tokens and words:
+        raise ValueError("no army list is waiting for approval")
     if not tokens:
         raise ValueError("APPROVE needs a token (R-1) or ALL")
     out = []
