@@ -23,16 +23,16 @@ writable IMAP folder, a Maildir, an .eml folder) comes back only after a crash b
 state write and the mark, i.e. at the next tick; a forum post never does (the cursor). Mail in a
 READ-ONLY mailbox comes back at every tick, forever. So each entry carries the day it was last
 met (`state.toml` [journal_seen], journal key -> "YYYY-MM-DD"): the day it was recorded, and
-again every day the same message is met again as a duplicate (`recall`). `prune` forgets
+again every day the same message is met again as a duplicate (`recall`, the intake's check). `prune` forgets
 entries not met for KEEP_DAYS: a mail still lying in a read-only mailbox is met at every tick
 and so is never forgotten, and everything else is bounded by the mail of the last KEEP_DAYS.
 A mail delivered again after that (a server restoring a months-old backup into a writable
 folder, which pbem has long marked done) is handled as new: orders in it go through the
 ordinary rules of its stage (an order for a turn long past is refused like any late order);
 its reply has the same Message-ID as the first one (made from the journal key), which the
-transport has delivered, so it does not go out twice. An entry without a day (written by intake since the last prune,
-or a journal of an earlier version) gets today's at the next prune, so nothing is forgotten
-early. The postmaster's journal (pbem/routing.py) keeps the same rule with its own table.
+transport has delivered, so it does not go out twice. An entry without a day (a journal of an earlier version, or an
+entry written around the intake: a quarantined message) gets today's at the next prune, so
+nothing is forgotten early. The postmaster's journal (pbem/routing.py) keeps the same rule with its own table.
 """
 
 from __future__ import annotations
@@ -103,14 +103,14 @@ def day_of(now: datetime) -> str:
 
 
 def recall(state: MutableMapping[str, Any], sub: Submission, now: datetime) -> bool:
-    """handled(), and for a message met again, today as the day it was last met: a mail that
-    stays in a read-only mailbox is never pruned while it is there."""
+    """handled(), and today as the day the message was last met: for a new message the
+    entry the caller is about to record (rolled back with it if its handling fails), for a
+    message met again a renewal, so a mail that stays in a read-only mailbox is never pruned."""
     journal = state.get("journal", {})
-    if not handled(journal, sub):
-        return False
-    key = journal_key(sub) if journal_key(sub) in journal else sub.message_id
+    known = handled(journal, sub)
+    key = sub.message_id if known and journal_key(sub) not in journal else journal_key(sub)
     _seen(state)[key] = day_of(now)
-    return True
+    return known
 
 
 def prune(state: MutableMapping[str, Any], now: datetime, keep: timedelta = timedelta(days=KEEP_DAYS)) -> bool:
