@@ -49,7 +49,7 @@ def pending(folder: Path) -> list[Path]:
 
 def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
     """Send everything queued; returns (sent count, problems). Failed mail stays queued.
-    after_send(file name) runs between the hand-over and the move to sent/ (a test seam)."""
+    after_send(file name) runs between the hand-over and the note in sent.txt (a test seam)."""
     sent, problems = 0, list[str]()
     index = SentIndex(folder)
     try:

@@ -94,3 +94,24 @@ def test_prune_forgets_only_entries_not_met_for_the_window_and_mends_a_bad_table
     assert state["journal"] == {"b": "processed", "c": "duplicate"}
     assert state[SEEN] == {"b": now.date().isoformat(), "c": now.date().isoformat()}
     assert not prune({"journal": {"x": "processed"}, SEEN: "garbage"}, now)
+
+
+def test_the_postmaster_forgets_after_the_same_window_and_never_a_mail_it_keeps_meeting(tmp_path: Path) -> None:
+    from pbem.mail.message import parse_message
+    from pbem.routing import Postmaster
+    from pbem.site import Site
+
+    def postmaster_at(n: int, *, meet: bool) -> Postmaster:
+        master = Postmaster(Site(tmp_path, "pbem@test.localhost"), day(n), set())
+        if meet:
+            master.answer(mail, "", "")
+        master.changed = True          # a pass that stores its state, whatever else it did
+        master.save()
+        return master
+
+    mail = parse_message(b"From: robot@else.localhost\nAuto-Submitted: auto-replied\nMessage-ID: <auto@else>\n"
+                         b"Subject: away\n\nI am away\n")
+    for n in range(0, 3 * KEEP_DAYS, KEEP_DAYS - 10):                # still in a read-only mailbox
+        postmaster_at(n, meet=True)
+    assert message_ids(postmaster_at(n + KEEP_DAYS - 1, meet=False).state["journal"]) == ["<auto@else>"]
+    assert postmaster_at(n + KEEP_DAYS + 1, meet=False).state["journal"] == {}
