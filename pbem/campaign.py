@@ -4,7 +4,7 @@
     <campaign>/state.toml         pbem's state: stage, deadline, submissions, message journal, game
     <campaign>/auth.toml          secrets players changed, failed-login counters
     <campaign>/private/           dice secrets not yet revealed
-    <campaign>/outbox/queue/      mail waiting for delivery; outbox/sent/ once handed over
+    <campaign>/outbox/queue/      mail waiting for delivery; outbox/sent.txt names it once handed over
     <campaign>/history/<turn>/    state at the start of the turn, every report, the dice log
 """
 

@@ -33,7 +33,7 @@ from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
 from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
                             passes_through, problem_key)
-from pbem.journal import journal_key
+from pbem.journal import journal_key, prune as prune_journal
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
@@ -166,6 +166,7 @@ def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessag
 def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True) -> None:
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
+    if prune_journal(camp.state, now): camp.commit()    # noqa: E701 (the journal keeps what dedup needs)
     forum_read = intake_forum(camp, ruleset, now, faults, log)
     intake_released(camp, ruleset, now, faults, log)
     if intake_mail(camp, ruleset, now, faults, log) and mail_read and forum_read:

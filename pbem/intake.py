@@ -23,7 +23,7 @@ from pbem.envelope import Envelope, read_envelope
 from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
 from pbem.isolation import is_injected, one_line
-from pbem.journal import handled, journal_key
+from pbem.journal import journal_key, recall
 from pbem.mail.message import Submission
 from pbem.masking import SecretMask, masked
 from pbem.orders import InvalidOrder, OrderProblem
@@ -113,7 +113,7 @@ class Intake:
 
     # -- the message ---------------------------------------------------------
     def handle(self, sub: Submission) -> Outcome:
-        if handled(self.journal, sub):
+        if recall(self.camp.state, sub, self.now):
             return Outcome(note="duplicate")
         outcome = self._dispatch(sub)
         outcome.replies = [reply for reply in outcome.replies if self.may_answer(reply, outcome)]

@@ -15,12 +15,32 @@ counts as handled for every mail with that id (`handled`). Posts were also journ
 bare id, but the forum's cursor, stored with the same write, already keeps them from being
 read again, so a bare entry never stands for a post: a stranger's mail forging a post's id
 cannot make the post look handled.
+
+## Pruning: what dedup needs, for as long as it needs it
+
+A journal entry is only needed while its message can come back. Mail pbem marks done (a
+writable IMAP folder, a Maildir, an .eml folder) comes back only after a crash between the
+state write and the mark, i.e. at the next tick; a forum post never does (the cursor). Mail in a
+READ-ONLY mailbox comes back at every tick, forever. So each entry carries the day it was last
+met (`state.toml` [journal_seen], journal key -> "YYYY-MM-DD"): the day it was recorded, and
+again every day the same message is met again as a duplicate (`recall`, the intake's check). `prune` forgets
+entries not met for KEEP_DAYS: a mail still lying in a read-only mailbox is met at every tick
+and so is never forgotten, and everything else is bounded by the mail of the last KEEP_DAYS.
+A mail delivered again after that (a server restoring a months-old backup into a writable
+folder, which pbem has long marked done) is handled as new: orders in it go through the
+ordinary rules of its stage (an order for a turn long past is refused like any late order);
+its reply has the same Message-ID as the first one (made from the journal key), which the
+transport has delivered, so it does not go out twice. An entry without a day (a journal of an earlier version, or an
+entry written around the intake: a quarantined message) gets today's at the next prune, so
+nothing is forgotten early. The postmaster's journal (pbem/routing.py) keeps the same rule with its own table.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
+from datetime import datetime, timedelta
+from typing import Any
 
 from pbem.mail.message import Submission
 
@@ -69,3 +89,59 @@ def message_ids(journal: Mapping[str, object]) -> list[str]:
 def notes_by_id(journal: Mapping[str, object]) -> dict[str, object]:
     """What the journal says of each message, by its Message-ID (or post id)."""
     return {message_id_of(key): note for key, note in journal.items()}
+
+
+KEEP_DAYS = 60
+"""How long an entry is kept after its message was last met (see the module's docstring)."""
+
+SEEN = "journal_seen"
+"""The state.toml table of the day each journal entry was last met."""
+
+
+def day_of(now: datetime) -> str:
+    return now.date().isoformat()
+
+
+def recall(state: MutableMapping[str, Any], sub: Submission, now: datetime) -> bool:
+    """handled(), and today as the day the message was last met: for a new message the
+    entry the caller is about to record (rolled back with it if its handling fails), for a
+    message met again a renewal, so a mail that stays in a read-only mailbox is never pruned."""
+    journal = state.get("journal", {})
+    known = handled(journal, sub)
+    key = sub.message_id if known and journal_key(sub) not in journal else journal_key(sub)
+    _seen(state)[key] = day_of(now)
+    return known
+
+
+def prune(state: MutableMapping[str, Any], now: datetime, keep: timedelta = timedelta(days=KEEP_DAYS)) -> bool:
+    """Forget the journal entries not met since `now - keep`; an entry without a day gets
+    today's. True when an entry was forgotten (the state then needs storing)."""
+    journal = state.get("journal")
+    if not isinstance(journal, dict):
+        return False
+    seen = _seen(state)
+    today, oldest = day_of(now), day_of(now - keep)
+    for key in journal:
+        if not _is_day(seen.get(key)):
+            seen[key] = today
+    stale = [key for key in journal if seen[key] < oldest]
+    for key in stale:
+        del journal[key]
+    for key in [key for key in seen if key not in journal]:
+        del seen[key]
+    return bool(stale)
+
+
+def _seen(state: MutableMapping[str, Any]) -> dict[str, Any]:
+    """The table of days, made anew when missing or not a table (a hand edit)."""
+    if not isinstance(state.get(SEEN), dict):
+        state[SEEN] = {}
+    seen: dict[str, Any] = state[SEEN]
+    return seen
+
+
+def _is_day(value: object) -> bool:
+    try:
+        return isinstance(value, str) and datetime.strptime(value, "%Y-%m-%d") is not None
+    except ValueError:
+        return False

@@ -23,7 +23,7 @@ from pbem.campaign import Campaign, SettingsError, discover, load_settings
 from pbem.envelope import campaign_named, read_envelope
 from pbem.intake import Intake
 from pbem.isolation import is_injected, one_line, passes_through
-from pbem.journal import handled, journal_key
+from pbem.journal import KEEP_DAYS, handled, journal_key
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
@@ -42,9 +42,11 @@ from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, sweep_lef
 DEFAULT_MAX_BYTES = 256 * 1024
 POSTMASTER_WINDOW = timedelta(hours=24)
 POSTMASTER_LIMIT = 3
-POSTMASTER_MEMORY = timedelta(days=90)
-"""How long the postmaster remembers a message it handled: spam must not grow its state
-forever, and a mailbox restored from further back than this is not worth a guard."""
+POSTMASTER_MEMORY = timedelta(days=KEEP_DAYS)
+"""How long the postmaster remembers a message it handled after it last met it (the rule of
+pbem/journal.py): spam must not grow its state forever, a mail left in a read-only mailbox is
+met at every pass and never forgotten, and a mailbox restored from further back than this is
+not worth a guard."""
 """Replies per address and day to mail for no campaign: enough for a confused player, too
 few to be worth forging a sender for."""
 
@@ -307,6 +309,7 @@ class Postmaster:
         of that name that reads its own mailbox."""
         journal = self.state.setdefault("journal", {})
         if handled(journal, sub):
+            self._met_again(journal.get(journal_key(sub)) or journal.get(sub.message_id))
             return
         if sub.auto:
             note = f"ignored: {sub.auto}"
@@ -340,9 +343,17 @@ class Postmaster:
         for problem in problems:
             log(f"postmaster: delivery failed, kept for retry: {problem}")
 
+    def _met_again(self, entry: object) -> None:
+        """A message met again (a read-only mailbox shows it at every pass) is remembered
+        POSTMASTER_MEMORY from today; renewed once a day, so the state is not written at every pass."""
+        if isinstance(entry, dict) and str(entry.get("seen", entry.get("at", "")))[:10] != iso(self.now)[:10]:
+            entry["seen"] = iso(self.now)
+            self.changed = True
+
     def _forget_old(self) -> None:
         journal = self.state.get("journal", {})
-        for key in [k for k, entry in journal.items() if parse_time(entry["at"]) < self.now - POSTMASTER_MEMORY]:
+        for key in [k for k, entry in journal.items()
+                    if parse_time(entry.get("seen", entry["at"])) < self.now - POSTMASTER_MEMORY]:
             del journal[key]
         counts = self.state.get("replies", {})
         for address in [a for a, times in counts.items()

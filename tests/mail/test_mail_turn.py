@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.outqueue import sent_names
 from tests.mail.conftest import (
     ORDERS_BOX,
     SECRETS,
@@ -51,7 +52,7 @@ def test_a_full_turn_runs_through_imap_and_smtp(dovecot: Dovecot, campaign: Camp
         assert len(message_ids(box)) == len(set(message_ids(box)))
     assert mailbox(dovecot, ORDERS_BOX) == [] and len(mailbox(dovecot, ORDERS_BOX, "Processed")) == 2
     assert list((camp.folder / "outbox" / "queue").glob("*.eml")) == []
-    delivered = len(list((camp.folder / "outbox" / "sent").glob("*.eml")))
+    delivered = len(sent_names(camp.folder))
     assert delivered == len(alice) + len(bob) + len(gm)
 
 
