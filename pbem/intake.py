@@ -26,7 +26,7 @@ from pbem.isolation import is_injected, one_line
 from pbem.journal import handled, journal_key
 from pbem.mail.message import Submission
 from pbem.masking import SecretMask, masked
-from pbem.orders import InvalidOrder, OrderProblem
+from pbem.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.rulesets.base import Context, Parsed, Ruleset, Stage
 from pbem.schedule import iso, parse_duration, parse_time
 
@@ -79,6 +79,10 @@ def decide(stage: dict[str, Any], words: Sequence[str]) -> str:
     del stage["question"]
     stage["force"] = True
     return f"{question['key']}: {match}; the stage is resolved at the next tick"
+
+
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count} lines"
 
 
 def receipt(campaign: str, stage: Stage, player: str, lines: Sequence[str]) -> str:
@@ -219,6 +223,10 @@ class Intake:
         parsed = Parsed(payload={})
         if env.lines:
             parsed = self._orders(ctx, stage, player, env.lines, notes)
+        parsed.problems, ignored = trailing(parsed.problems, [n for n, _ in (*parsed.accepted, *env.commands)])
+        if ignored:
+            notes.append(f"Ignored as not orders: {_lines(len(ignored))} from line {ignored[0].line_no} on, "
+                         f"starting {quoted(ignored[0].line)}.")
         if not env.lines and not env.commands and not env.problems:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in env.commands}
@@ -235,6 +243,9 @@ class Intake:
         parsed = self.ruleset.parse(ctx, player, lines)
         subs = self.camp.state.setdefault("submissions", {})
         previous = subs.get(player.id, {}).get("payload", {})
+        if parsed.payload and not parsed.accepted:
+            notes.append("Nothing in this message could be accepted; it is on file as orders that were all "
+                         "rejected, and it replaces earlier orders as any new message does.")
         if not parsed.payload:
             notes.append("Nothing in this message could be accepted; " +
                          ("your earlier orders stay on file." if previous else "nothing is on file for you yet."))

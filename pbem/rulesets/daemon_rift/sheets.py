@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pbem.orders import quoted
 from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
 from pbem.roster import Entry, Roster
 
@@ -82,7 +83,7 @@ class Sheet:
 def stat(text: str) -> str:
     key = text.strip().lower()
     if key not in STATS:
-        raise InvalidOrder(f"unknown stat {text!r}", suggestion="WS, BS, S, T, I, Ld, M, power, dispel")
+        raise InvalidOrder(f"unknown stat {quoted(text)}", suggestion="WS, BS, S, T, I, Ld, M, power, dispel")
     return STATS[key]
 
 
@@ -136,7 +137,7 @@ def _read_words(out: SheetLine, words: list[str]) -> None:
             out.item = " ".join(words[i:])
             i = len(words)
         elif word not in ("ok", "unhurt"):
-            raise InvalidOrder(f"unknown word {words[i - 1]!r}",
+            raise InvalidOrder(f"unknown word {quoted(words[i - 1])}",
                                suggestion="killed, fled, lost N, wounds N, half, left N, start N, [WS, I]")
     if out.fled:
         out.killed = False                 # fled off the table is not dead for losses (DR-LOS-3)
