@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decide": ("decide", "answer a question the resolution waits on (GM)"),
     "replace": ("replace", "hand a player's seat to someone else (GM)"),
     "extend": ("extend", "move the current deadline (GM)"),
+    "unlock": ("unlock", "answer mail from an address locked out after repeated bad secrets again (GM)"),
     "quarantine": ("quarantine", "list, release or drop mail whose handling kept failing (GM)"),
     "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
     "verify-dice": ("verify_dice", "recompute a turn's dice from the published secret"),

@@ -204,10 +204,17 @@ class Intake:
         recent = [t for t in failures.get(sub.sender, []) if parse_time(t) > self.now - FAILURE_WINDOW]
         recent.append(iso(self.now))
         failures[sub.sender] = recent
-        if len(recent) > FAILURE_LIMIT:
-            alert = [] if len(recent) > FAILURE_LIMIT + 1 else [
-                f"{sub.sender} failed to authenticate {len(recent)} times in 24 hours; further replies suppressed."]
-            return Outcome(gm_alerts=alert, note="refused: throttled")
+        if len(recent) > FAILURE_LIMIT + 1:
+            return Outcome(note="refused: throttled")
+        if len(recent) > FAILURE_LIMIT:       # told once, as is the GM, who may lift the lock
+            alert = (f"{sub.sender} failed to authenticate {len(recent)} times in 24 hours; further mail from it "
+                     f"is not answered. To lift the lock, mail the line `UNLOCK {sub.sender}` as GM or run "
+                     f"`pbem unlock {self.camp.name} {sub.sender}`.")
+            reason = (f"{FAILURE_LIMIT + 1} messages from this address in 24 hours did not match a player and "
+                      "secret; further mail from it is not answered for 24 hours unless the game master lifts "
+                      "the lock (ask them if you lost your secret)")
+            return Outcome([self._reply(sub, "refused", {"reason": reason})], gm_alerts=[alert],
+                           note="refused: throttled")
         reason = ("the sender, player and secret do not match a player of this campaign "
                   "(sign with a line `PLAYER <name> <secret>`)")
         return Outcome([self._reply(sub, "refused", {"reason": reason})], note="refused: authentication")
@@ -356,6 +363,8 @@ class Intake:
 
                 text, mails = replace_player(self.camp, words[1:], self.now)
                 self.mailings += mails
+            elif verb == "UNLOCK":
+                text = self._unlock(words[1])
             elif verb in ("PAUSE", "RESUME"):
                 stage["paused"] = verb == "PAUSE"
                 text = "campaign paused" if stage["paused"] else "campaign resumed"
@@ -366,6 +375,17 @@ class Intake:
             return f"not done: {exc}"
         log.append({"at": iso(self.now), "turn": stage.get("turn", 0), "text": f"{' '.join(words)}: {text}"})
         return text
+
+    def _unlock(self, address: str) -> str:
+        """Forget an address's failed authentications, so its mail is answered again."""
+        wanted = address.strip("<>").casefold()
+        failures = self.camp.auth.setdefault("failures", {})
+        locked = [a for a in failures if a.casefold() == wanted]
+        if not locked:
+            raise ValueError(f"{address} has no failed authentications on record; nothing to unlock")
+        for found in locked:
+            del failures[found]
+        return f"{address} is unlocked; its mail is answered again"
 
     def _extend(self, stage: dict[str, Any], arg: str) -> str:
         try:
