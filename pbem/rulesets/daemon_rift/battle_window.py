@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pbem.orders import quoted
 from pbem.dice import Dice
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import movement, sheets
 from pbem.rulesets.daemon_rift.model import BattleResult

@@ -34,8 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.orders import quoted
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
 from pbem.roster import (
     Entry,
     Roster,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from pbem.orders import quoted
 from pbem.mapdata import GameMap
+from pbem.orders import quoted
 from pbem.roster import Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (

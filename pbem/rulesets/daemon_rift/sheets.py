@@ -31,8 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem.orders import quoted
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
 from pbem.roster import Entry, Roster
 
 KEYWORDS = {"killed", "dead", "fled", "lost", "wounds", "half", "left", "start", "prefer", "item", "ok", "unhurt"}
@@ -40,6 +39,7 @@ STATS = {"ws": "WS", "bs": "BS", "s": "S", "t": "T", "i": "I", "ld": "Ld", "m": 
          "power": "power_die", "power_die": "power_die", "powerdie": "power_die", "pd": "power_die",
          "dispel": "dispel_die", "dispel_die": "dispel_die", "dispeldie": "dispel_die", "dd": "dispel_die"}
 _NUMBERED = ("lost", "wounds", "left", "start")
+_WRITTEN = {"power_die": "power", "dispel_die": "dispel"}     # as players type them, and read back
 
 
 @dataclass
@@ -59,7 +59,7 @@ class SheetLine:
         words += [f"lost {self.lost}"] + (["half"] if self.half else [])
         words += [f"left {self.left}"] if self.left else []
         words += [f"start {self.start}"] if self.start else []
-        words += [f"[{', '.join(self.prefer)}]"] if self.prefer else []
+        words += [f"[{', '.join(_WRITTEN.get(p, p) for p in self.prefer)}]"] if self.prefer else []
         words += [f"item {self.item}"] if self.item else []
         return " ".join(words)
 
