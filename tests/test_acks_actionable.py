@@ -73,3 +73,11 @@ def test_a_faction_whose_every_order_was_rejected_still_gave_invalid_orders(camp
     assert orders["explicit"] == ["R-1"] and not orders["orders"]
     text = body(outbox(camp, "alice")[0])
     assert "all rejected" in text and "line 2 (invalid): `R-1 M T99`" in text
+
+
+def test_a_diplomacy_line_without_a_unit_is_not_an_order() -> None:
+    from pbem.rulesets.diplomacy.board import standard_board
+    from pbem.rulesets.diplomacy.orders import order_reader
+
+    with pytest.raises(NotAnOrder):
+        order_reader(standard_board(), "movement")("Cheers,")
