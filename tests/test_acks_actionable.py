@@ -81,3 +81,19 @@ def test_a_diplomacy_line_without_a_unit_is_not_an_order() -> None:
 
     with pytest.raises(NotAnOrder):
         order_reader(standard_board(), "movement")("Cheers,")
+
+
+def test_a_name_after_the_list_lines_of_an_html_mail_is_ignored_once(tmp_path: Path) -> None:
+    from pbem import turns
+    from pbem.rulesets import registry
+    from tests.engine_helpers import T0
+
+    camp = dr_campaign(tmp_path, {"R-1": "T25", "B-1": "T1"})
+    camp.state["game"]["dr"]["phase"] = "lists"
+    camp.state["game"]["dr"]["lists"]["R-1"].update(approved=False, status="active")
+    turns.open_stage(camp, registry.get("daemon_rift"), T0)
+    camp.save()
+    put(camp, "m1", f"<html><body><p>PLAYER red {SECRETS['red']}</p><p>LIST R-1 Second Host</p>"
+        "<p>Cheers,<br>Alice</p></body></html>", ctype='text/html; charset="utf-8"')
+    text = body(outbox(run(camp), "alice")[0])
+    assert "not a list line" not in text and text.count("Ignored as not orders") == 1, text

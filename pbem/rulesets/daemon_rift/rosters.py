@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
+from pbem.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, quoted
 from pbem.roster import (
     Entry,
     Roster,
@@ -195,7 +195,7 @@ def _read_line(state: DRState, rules: RuleBook, faction: str, regs: dict[str, Re
         if current == SKIP:
             return SKIP, SKIP
         if not is_entry_line(line):
-            raise InvalidOrder("not a list line: send `LIST <token> <name>`, ARTILLERY, FAST or DECLARE lines, "
+            raise NotAnOrder("not a list line: send `LIST <token> <name>`, ARTILLERY, FAST or DECLARE lines, "
                                "entry lines like `U1 infantry 20 Orc Boyz @6`, or the list as a TOML file")
         if not current:
             raise InvalidOrder("an entry line must follow a `LIST <token> <name>` line")
