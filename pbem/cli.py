@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "extend": ("extend", "move the current deadline (GM)"),
     "approve": ("approve", "approve an army list waiting for the GM, or all of them (GM)"),
     "end": ("end", "end the campaign now with a final report to everyone (GM; FINISH by mail)"),
+    "unlock": ("unlock", "answer mail from an address locked out after repeated bad secrets again (GM)"),
     "quarantine": ("quarantine", "list, release or drop mail whose handling kept failing (GM)"),
     "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
     "verify-dice": ("verify_dice", "recompute a turn's dice from the published secret"),

@@ -26,7 +26,7 @@ from pbem.isolation import is_injected, one_line
 from pbem.journal import journal_key, recall
 from pbem.mail.message import Submission
 from pbem.masking import SecretMask, masked
-from pbem.orders import InvalidOrder, OrderProblem
+from pbem.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.rulesets.base import Context, Parsed, Report, Ruleset, Stage
 from pbem.schedule import iso, parse_duration, parse_time
 
@@ -79,6 +79,10 @@ def decide(stage: dict[str, Any], words: Sequence[str]) -> str:
     del stage["question"]
     stage["force"] = True
     return f"{question['key']}: {match}; the stage is resolved at the next tick"
+
+
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count} lines"
 
 
 def receipt(campaign: str, stage: Stage, player: str, lines: Sequence[str]) -> str:
@@ -200,10 +204,17 @@ class Intake:
         recent = [t for t in failures.get(sub.sender, []) if parse_time(t) > self.now - FAILURE_WINDOW]
         recent.append(iso(self.now))
         failures[sub.sender] = recent
-        if len(recent) > FAILURE_LIMIT:
-            alert = [] if len(recent) > FAILURE_LIMIT + 1 else [
-                f"{sub.sender} failed to authenticate {len(recent)} times in 24 hours; further replies suppressed."]
-            return Outcome(gm_alerts=alert, note="refused: throttled")
+        if len(recent) > FAILURE_LIMIT + 1:
+            return Outcome(note="refused: throttled")
+        if len(recent) > FAILURE_LIMIT:       # told once, as is the GM, who may lift the lock
+            alert = (f"{sub.sender} failed to authenticate {len(recent)} times in 24 hours; further mail from it "
+                     f"is not answered. To lift the lock, mail the line `UNLOCK {sub.sender}` as GM or run "
+                     f"`pbem unlock {self.camp.name} {sub.sender}`.")
+            reason = (f"{FAILURE_LIMIT + 1} messages from this address in 24 hours did not match a player and "
+                      "secret; further mail from it is not answered for 24 hours unless the game master lifts "
+                      "the lock (ask them if you lost your secret)")
+            return Outcome([self._reply(sub, "refused", {"reason": reason})], gm_alerts=[alert],
+                           note="refused: throttled")
         reason = ("the sender, player and secret do not match a player of this campaign "
                   "(sign with a line `PLAYER <name> <secret>`)")
         return Outcome([self._reply(sub, "refused", {"reason": reason})], note="refused: authentication")
@@ -219,6 +230,10 @@ class Intake:
         parsed = Parsed(payload={})
         if env.lines:
             parsed = self._orders(ctx, stage, player, env.lines, notes)
+        parsed.problems, ignored = trailing(parsed.problems, [n for n, _ in (*parsed.accepted, *env.commands)])
+        if ignored:
+            notes.append(f"Ignored as not orders: {_lines(len(ignored))} from line {ignored[0].line_no} on, "
+                         f"starting {quoted(ignored[0].line)}.")
         if not env.lines and not env.commands and not env.problems:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in env.commands}
@@ -235,6 +250,9 @@ class Intake:
         parsed = self.ruleset.parse(ctx, player, lines)
         subs = self.camp.state.setdefault("submissions", {})
         previous = subs.get(player.id, {}).get("payload", {})
+        if parsed.payload and not parsed.accepted:
+            notes.append("Nothing in this message could be accepted; it is on file as orders that were all "
+                         "rejected, and it replaces earlier orders as any new message does.")
         if not parsed.payload:
             notes.append("Nothing in this message could be accepted; " +
                          ("your earlier orders stay on file." if previous else "nothing is on file for you yet."))
@@ -345,6 +363,8 @@ class Intake:
 
                 text, mails = replace_player(self.camp, words[1:], self.now)
                 self.mailings += mails
+            elif verb == "UNLOCK":
+                text = self._unlock(words[1])
             elif verb == "PAUSE":
                 text = self._pause(stage)
             elif verb == "RESUME":
@@ -358,6 +378,17 @@ class Intake:
             return f"not done: {exc}"
         log.append({"at": iso(self.now), "turn": stage.get("turn", 0), "text": f"{' '.join(words)}: {text}"})
         return text
+
+    def _unlock(self, address: str) -> str:
+        """Forget an address's failed authentications, so its mail is answered again."""
+        wanted = address.strip("<>").casefold()
+        failures = self.camp.auth.setdefault("failures", {})
+        locked = [a for a in failures if a.casefold() == wanted]
+        if not locked:
+            raise ValueError(f"{address} has no failed authentications on record; nothing to unlock")
+        for found in locked:
+            del failures[found]
+        return f"{address} is unlocked; its mail is answered again"
 
     def _extend(self, stage: dict[str, Any], arg: str) -> str:
         try:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.orders import NameIndex
+from pbem.orders import NameIndex, OrderProblem
 
 TERRAINS = ("clear", "woods", "hills", "swamp", "mountain")
 
@@ -105,6 +105,11 @@ class PlaceIndex:
         """The place the longest run of `words` from `start` names, and where it ends (NameIndex.longest)."""
         assert self._names is not None
         return self._names.longest(words, start)
+
+    def unknown(self, words: Sequence[str], first: int, bad: int) -> OrderProblem:
+        """The problem of a word that starts no place name, judged with its neighbours (NameIndex.unknown)."""
+        assert self._names is not None
+        return self._names.unknown(words, first, bad)
 
     def name_of(self, place: str) -> str:
         return self._titles[place]

@@ -31,6 +31,14 @@ MAX_ORDER_LINES = 500
 # lengths): only words of a name's size get a suggestion.
 MAX_SUGGEST_CHARS = 30
 
+# An ambiguous name lists its choices only when a player can read them at a glance.
+MAX_CHOICES = 5
+
+
+def quoted(text: str) -> str:
+    """What a player typed, quoted for a mail: plain double quotes, never a Python repr."""
+    return f"\u201c{' '.join(text.split())}\u201d"
+
 
 @dataclass(frozen=True)
 class OrderProblem(Exception):
@@ -57,6 +65,11 @@ class InvalidOrder(OrderProblem):
     kind = "invalid"
 
 
+class NotAnOrder(InvalidOrder):
+    """A line that does not start like any order (a signature, a greeting): after the last order
+    it ends the order block and is ignored (`trailing`), elsewhere it is reported as invalid."""
+
+
 class IllegalOrder(OrderProblem):
     kind = "illegal"
 
@@ -80,7 +93,10 @@ class NameIndex:
     def __init__(self, names: Mapping[str, Iterable[str]], what: str = "territory") -> None:
         self.what = what
         self._exact: dict[str, set[str]] = {}
+        self._labels: dict[str, str] = {}
         for ident, aliases in names.items():
+            aliases = tuple(aliases)
+            self._labels[ident] = _label(ident, aliases[0] if aliases else ident)
             for alias in (ident, *aliases):
                 self._exact.setdefault(normalise(alias), set()).add(ident)
         self._keys = sorted(self._exact)
@@ -92,9 +108,26 @@ class NameIndex:
         if len(found) == 1:
             return next(iter(found))
         if found:
-            options = ", ".join(sorted(found))
-            raise AmbiguousOrder(f"{text!r} could be any of: {options}", suggestion=options)
-        raise InvalidOrder(f"unknown {self.what} {text!r}", suggestion=self.suggest(text))
+            few = len(found) <= MAX_CHOICES
+            raise AmbiguousOrder(self._choices(text, found), suggestion=", ".join(self._ranked(text, found)) if few else "")
+        raise InvalidOrder(f"unknown {self.what} {quoted(text)}", suggestion=self.suggest_label(text))
+
+    def label(self, ident: str) -> str:
+        """How a suggestion names an id: `T27 Cinder Reach`, or the name alone when it is the id."""
+        return self._labels.get(ident, ident)
+
+    def _ranked(self, text: str, idents: Iterable[str]) -> list[str]:
+        """Labels of `idents`, the most like `text` first (ties in id order)."""
+        key = normalise(text)
+        score = {i: max(difflib.SequenceMatcher(None, key, normalise(self.label(i))).ratio(),
+                        difflib.SequenceMatcher(None, key, normalise(i)).ratio()) for i in idents}
+        return [self.label(i) for i in sorted(score, key=lambda i: (-score[i], i))]
+
+    def _choices(self, text: str, found: set[str]) -> str:
+        """The reason of an ambiguous name: the choices follow as the suggestion when few."""
+        if len(found) > MAX_CHOICES:
+            return f"{quoted(text)} matches {len(found)} names; type more of the {self.what}'s name"
+        return f"{quoted(text)} could be more than one {self.what}"
 
     def find(self, text: str) -> str | None:
         """The id `text` names, or None when it names none or several: `lookup` without the
@@ -139,6 +172,40 @@ class NameIndex:
             return ""
         close = difflib.get_close_matches(key, self._keys, n=1, cutoff=0.6)
         return ", ".join(sorted(self._exact[close[0]])) if close else ""
+
+    def suggest_label(self, text: str) -> str:
+        """`suggest` naming the place as a player reads it: `T27 Cinder Reach`."""
+        close = self.suggest(text)
+        return ", ".join(self.label(i) for i in close.split(", ")) if close else ""
+
+    def unknown(self, words: Sequence[str], first: int, bad: int) -> InvalidOrder:
+        """The problem of `words[bad]`, which starts no name, when `words[first:bad]` were read as
+        the start of one: a misspelt later word ("Cinder Reech") is judged with the words before
+        and after it, and the run most like a known name is the one quoted and matched."""
+        best = (0.0, words[bad], "")
+        for start in range(max(first, bad - 2), bad + 1):
+            for end in range(bad + 1, min(len(words), bad + 3) + 1):
+                text = " ".join(words[start:end])
+                close = self.suggest(text)
+                if close:
+                    ratio = difflib.SequenceMatcher(None, normalise(text), normalise(self.label(close.split(", ")[0]))).ratio()
+                    ratio = max(ratio, difflib.SequenceMatcher(None, normalise(text), normalise(close)).ratio())
+                    if ratio > best[0]:
+                        best = (ratio, text, self.suggest_label(text))
+        return InvalidOrder(f"unknown {self.what} {quoted(best[1])}", suggestion=best[2])
+
+
+def trailing(problems: Sequence[OrderProblem], order_lines: Iterable[int]) -> tuple[
+        list[OrderProblem], list[OrderProblem]]:
+    """(problems to report, lines to ignore): the run of NotAnOrder lines after the last line that
+    was an order (accepted, or rejected as an order) ends the order block, as mail judges read it."""
+    last = max([*order_lines, *(p.line_no for p in problems if not isinstance(p, NotAnOrder))], default=0)
+    tail = [p for p in problems if isinstance(p, NotAnOrder) and p.line_no > last]
+    return [p for p in problems if p not in tail], tail
+
+
+def _label(ident: str, name: str) -> str:
+    return name if normalise(name) == normalise(ident) else f"{ident} {name}"
 
 
 def significant_lines(text: str) -> list[tuple[int, str]]:

@@ -118,7 +118,7 @@ def test_a_batch_killed_between_any_two_writes_ends_like_an_uninterrupted_one(me
     assert len(expected["state"]["journal"]) == 3
     assert len(expected["auth"]["failures"]["alice@test.localhost"]) == 6       # two more bad secrets, counted once
     assert sum("gm@" in to for to, _, _ in expected["mails"]) == 1                # one GM alert
-    assert sum("alice" in to for to, _, _ in expected["mails"]) == 2              # one refusal and one ack
+    assert sum("alice" in to for to, _, _ in expected["mails"]) == 3              # a refusal, the lock notice, an ack
     assert expected["state"]["submissions"]["red"] and not expected["inbox"] and not expected["queued"]
     assert sum(e.startswith("write ") for e in events) >= 5 and "sent" in events
     for n in range(1, len(events) + 1):

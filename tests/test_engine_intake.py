@@ -50,7 +50,7 @@ def test_wrong_password_is_refused_and_repeated_failures_alert_the_gm(camp: Camp
     for i in range(7):
         put(camp, f"bad{i}", "PLAYER red WRONG-SECRET\nR-1 M T25\n", mid=f"bad{i}@x")
     camp = run(camp)
-    assert len(outbox(camp, "alice")) == 5
+    assert len(outbox(camp, "alice")) == 6      # five refusals, then the lock, told once
     [alert] = outbox(camp, "gm@")
     assert "failed to authenticate" in body(alert)
     assert not camp.state.get("submissions")

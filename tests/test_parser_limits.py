@@ -100,7 +100,7 @@ def test_the_ack_names_the_long_line_and_takes_the_others(tmp_path: Path) -> Non
     assert time.perf_counter() - started < 10
     [ack] = dr.outbox(camp, "alice")
     text = dr.body(ack)
-    assert "line 2 (invalid): the line is 3,005 characters long; order lines are limited to 200" in text
+    assert "line 2 (invalid): `R-1 M T5" in text and "the line is 3,005 characters long; order lines are limited to 200" in text
     assert "R-1 M T24" in text.split("Not accepted")[0]
 
 
@@ -134,7 +134,7 @@ def test_a_long_run_of_words_costs_no_more_than_the_longest_name() -> None:
 def test_did_you_mean_is_offered_for_a_typo_but_not_for_a_long_unknown_text() -> None:
     with pytest.raises(InvalidOrder) as typo:
         PLACES.lookup("Ashfrod")
-    assert typo.value.suggestion == "T5"
+    assert typo.value.suggestion == "T5 Ashford"
     with pytest.raises(InvalidOrder) as long:
         PLACES.lookup("Ashfrod" * 5)
     assert len(normalised := "ashfrod" * 5) > MAX_SUGGEST_CHARS and normalised and long.value.suggestion == ""

@@ -236,10 +236,17 @@ def _mime(mime_type: str) -> tuple[str, str]:
     return maintype, subtype
 
 
+# Inline, small and without remote resources: mail clients drop external stylesheets, and tables
+# and code read badly without borders and a monospace face.
+STYLE = ("<style>body{font-family:sans-serif;line-height:1.4}"
+         "table{border-collapse:collapse}th,td{border:1px solid #999;padding:2px 6px;text-align:left}"
+         "code,pre{font-family:monospace;background:#f3f3f3}pre{padding:6px;border:1px solid #ddd}</style>")
+
+
 def _document(mail: OutgoingMail) -> str:
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-        f"<title>{html.escape(safe_header(mail.subject))}</title></head>\n"
+        f"<title>{html.escape(safe_header(mail.subject))}</title>{STYLE}</head>\n"
         f"<body>\n{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n"
     )
 

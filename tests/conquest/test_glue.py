@@ -106,7 +106,7 @@ def test_order_lines_get_did_you_mean_and_gm_places_a_capital(tmp_path: Path) ->
     camp = campaign(tmp_path)
     parsed = RULESET.parse(turns.context(camp, T0), camp.settings.player("anna"),
                            [(1, "CAPITOL T3"), (2, "CAPITAL Coldharbor")])
-    assert [(p.line_no, p.suggestion) for p in parsed.problems] == [(1, "CAPITAL"), (2, "T3")]
+    assert [(p.line_no, p.suggestion) for p in parsed.problems] == [(1, "CAPITAL"), (2, "T3 Coldharbour")]
     game, text = RULESET.gm_command(Context(camp.settings, camp.state["game"], T0), ["CAPITAL", "anna", "T3"])
     assert "Anna's capital is T3" in text
     assert game["conquest"]["tiles"]["T3"]["owner"] == "anna"

@@ -85,7 +85,7 @@ def test_round_two_abstract_resolution_siege_and_round_three_assault(played: Pat
 @pytest.mark.clause("COC-TRN-2", "COC-TRN-3")
 def test_acks_quote_line_errors_with_suggestions_and_a_resubmission_replaces_the_first(played: Path) -> None:
     [first] = mails(played, "dan@", "Scuts")
-    assert "line 2 (invalid): unknown event 'Scuts'; did you mean **Scouts**?" in first
+    assert "line 2 (invalid): `EVENT Scuts`: unknown event “Scuts”; did you mean **Scouts**?" in first
     [second] = mails(played, "dan@", "EVENT Diplomacy -> Anna")
     assert "EVENT Scouts" in second and "STANDING team" in second
     acks = mails(played, "anna@", "CLAIM T24")

@@ -30,9 +30,9 @@ def test_demo_turn_secrets_are_the_documented_fixed_ones(played: Path) -> None:
 def test_dr_los_4_dr_exp_2_demo_battle_rolls_are_the_same_on_every_run(played: Path) -> None:
     report = (played / "history" / "002" / "battles-battles.md").read_text()
     for line in ("- R-1 U1 Orc Boyz, unit: 2 → 1 model fewer next battle",
-                 "- R-1 C2 Orc Big Boss, character: 2 → death 1: survives, starts the next battle with one wound",
+                 "- R-1 C2 Orc Big Boss, character: 4 → death 1: survives, starts the next battle with one wound",
                  "- B-1 U2 Screamers of Tzeentch, unit: 5 → 2 wounds fewer next battle",
-                 "- B-1 U3 Blue Horrors, experience: 6+5 → +1 T"):
+                 "- B-1 U3 Blue Horrors, experience: 4+3 → no upgrade"):
         assert line in report
 
 

@@ -115,7 +115,7 @@ def test_parse_error_unknown_territory_with_suggestion() -> None:
 def test_parse_error_territory_typo_by_name_suggests_it() -> None:
     state = build_state({"R-1": "T24"})
     problem = only_problem(parse("R-1 M Crowfeld", state=state, gmap=RIFT))
-    assert isinstance(problem, InvalidOrder) and problem.suggestion == "T8"
+    assert isinstance(problem, InvalidOrder) and problem.suggestion == "T8 Crowfield"
 
 
 def test_parse_error_ambiguous_prefix() -> None:

@@ -170,18 +170,18 @@ def test_dr_lst_3_special_characters_and_items_shared_between_lists_are_flagged(
     regs, accepted, problems = register(state, rules, "LIST R-2 Two\nC1 character Grimgor @345 W3 special"
                                                "\nC2 character Boss @60 W2 | Axe 50; Charm 10; Charm 10")
     assert problems == []
-    assert "the GM will check: R-2: 'Charm' appears twice" in dict(accepted)[1]
+    assert "the GM will check: R-2: “Charm” appears twice" in dict(accepted)[1]
     flags = regs["R-2"].flags
-    assert "R-2: 'Charm' appears twice in this list" in flags
-    assert "R-2: 'Grimgor' is also in R-1 (active)" in flags and "R-2: 'Axe' is also in R-1 (active)" in flags
+    assert "R-2: “Charm” appears twice in this list" in flags
+    assert "R-2: “Grimgor” is also in R-1 (active)" in flags and "R-2: “Axe” is also in R-1 (active)" in flags
     state.lists["R-1"].status = LIST_ELIMINATED                           # only active or shelved lists count
     assert not [f for f in shared_names(state, regs["R-2"]) if "R-1" in f]
 
 
 @pytest.mark.parametrize("option,flagged,free", [
-    ({"share_special_characters": True}, ["'Axe'", "'Charm'"], ["'Grimgor'"]),
-    ({"share_unique_magic_items": True}, ["'Grimgor'"], ["'Axe'", "'Charm'"]),
-    ({"share_special_characters": True, "share_unique_magic_items": True}, [], ["'Grimgor'", "'Axe'", "'Charm'"]),
+    ({"share_special_characters": True}, ["“Axe”", "“Charm”"], ["“Grimgor”"]),
+    ({"share_unique_magic_items": True}, ["“Grimgor”"], ["“Axe”", "“Charm”"]),
+    ({"share_special_characters": True, "share_unique_magic_items": True}, [], ["“Grimgor”", "“Axe”", "“Charm”"]),
 ])
 def test_dr_lst_3_share_options_leave_out_what_may_be_shared(option: dict[str, bool], flagged: list[str],
                                                              free: list[str]) -> None:

@@ -256,7 +256,7 @@ def test_gm_sheet_by_mail_overrides_the_players_and_is_logged(battle: Campaign) 
 
 @pytest.mark.parametrize("command,reason", [
     ("SHEET 1 Red U9 lost 3; U1 lost 2", "the sheet for R-1 was not taken: entry 1 (U9 lost 3): unknown entry of R-1"),
-    ("SHEET 1 Green U1 lost 1", "'Green' did not fight this battle"),
+    ("SHEET 1 Green U1 lost 1", "“Green” did not fight this battle"),
     ("SHEET 7 Red U1 lost 1", "there is no pending tabletop battle 7"),
     ("SHEET 1 Red", "write `SHEET <battle> <faction> <line>; <line>; ...`"),
 ])

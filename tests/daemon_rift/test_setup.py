@@ -137,7 +137,7 @@ def test_dr_lst_3_eliminated_lists_do_not_clash_but_a_repeat_within_the_list_doe
     state.lists["R-2"].status, state.lists["R-2"].declared = LIST_ELIMINATED, ["Grimgor"]
     warnings = approve_list(state, "R-1", name="Host", artillery=False, fast=False,
                             declared=["Grimgor", "Talisman", "talisman"])
-    assert warnings == ["R-1: 'talisman' is declared twice in this list"]
+    assert warnings == ["R-1: “talisman” is declared twice in this list"]
 
 
 def test_dr_lst_8_approve_refuses_a_slot_without_a_list(rules: RuleBook) -> None:

@@ -152,9 +152,9 @@ def test_ack_answers_each_line_with_its_kind_of_problem_and_lists_units_without_
     put(camp, "m1", "fra", "A Pariss - Burgundy\nF BRE - MUN\nF BRE - North\nF BRE - Mid-Atlantic Ocean\nA LON H\n")
     camp = run(camp)
     text = ack(camp, "fra", "m1")
-    assert "line 2 (invalid)" in text and "did you mean **PAR**" in text
+    assert "line 2 (invalid)" in text and "did you mean **PAR Paris**" in text
     assert "line 3 (illegal)" in text and "cannot reach MUN" in text
-    assert "line 4 (ambiguous)" in text and "NAF, NAO, NTH" in text
+    assert "line 4 (ambiguous)" in text and "did you mean **NTH North Sea, NAF North Africa, NAO North Atlantic Ocean**" in text
     assert "line 6 (illegal)" in text and "belongs to England" in text
     assert "`F BRE - MAO`" in text
     assert "Units without orders (they will hold): A MAR, A PAR." in text

@@ -4,6 +4,7 @@ account are throttled, and what a player wrote comes back inert in a forum answe
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from datetime import UTC, datetime, timedelta
@@ -170,8 +171,9 @@ def test_rejected_lines_echoed_in_a_private_answer_are_inert(camp: Campaign) -> 
     post(camp, "a", "alice", "R-1 M <img>@bob", private=True)       # echoed: unknown territory '<img>@bob'
     camp = run(camp)
     [(_, answer)] = bot_posts(camp, private=True)
-    assert "'&lt;img>@\u200bbob'" in answer
-    assert "<img" not in answer and "@bob" not in answer
+    assert "\u201c&lt;img>@\u200bbob\u201d" in answer
+    outside_code = re.sub(r"`[^`]*`", "", answer)      # a code span is shown literally by the forum
+    assert "<img" not in outside_code and "@bob" not in outside_code
 
 
 def test_inert_escapes_html_and_mentions_outside_code_only() -> None:

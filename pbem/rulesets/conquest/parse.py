@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.hexmap import HexMap
-from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
 from pbem.rulebook import RuleBook
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.conquest import battle_orders
@@ -104,9 +104,9 @@ def _each(lines: Sequence[tuple[int, str]], handle: Callable[[int, str], str]) -
     return accepted, problems
 
 
-def _unknown(word: str, allowed: Sequence[str]) -> InvalidOrder:
+def _unknown(word: str, allowed: Sequence[str]) -> NotAnOrder:
     close = NameIndex({w: () for w in allowed}, what="order").suggest(word)
-    return InvalidOrder(f"{word!r} is not an order here; this window takes {', '.join(allowed)}", suggestion=close)
+    return NotAnOrder(f"{quoted(word)} is not an order here; this window takes {', '.join(allowed)}", suggestion=close)
 
 
 # -- window S ----------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def parse_event(reader: Reader, text: str) -> EventEntry:
     if found is None:
         wanted = " ".join(words)
         close = reader.events.suggest(wanted)
-        raise InvalidOrder(f"unknown event {wanted!r}", suggestion=reader.names.get(close, close))
+        raise InvalidOrder(f"unknown event {quoted(wanted)}", suggestion=reader.names.get(close, close))
     key, cut = found
     if not arrow and cut < len(words):
         target = " ".join(words[cut:])
@@ -157,7 +157,7 @@ def parse_event(reader: Reader, text: str) -> EventEntry:
         for place in _split(places):
             parts = place.split()
             if len(parts) < 2:
-                raise InvalidOrder(f"placement {place!r}: give a building and a tile, e.g. mine T6")
+                raise InvalidOrder(f"placement {quoted(place)}: give a building and a tile, e.g. mine T6")
             entry.placements.append(Placement(reader.buildings.lookup(parts[0]), reader.tile(" ".join(parts[1:]))))
     return entry
 

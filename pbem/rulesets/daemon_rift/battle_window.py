@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pbem.dice import Dice
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import movement, sheets
 from pbem.rulesets.daemon_rift.model import BattleResult
@@ -167,7 +167,7 @@ def _faction(game: Game, text: str, allowed: list[str]) -> str:
         if key in (fid.casefold(), faction.name.casefold()):
             return fid
     names = " or ".join(game.state.factions[f].name for f in allowed)
-    raise InvalidOrder(f"{text!r} did not fight this battle; the winner is {names}, or draw")
+    raise InvalidOrder(f"{quoted(text)} did not fight this battle; the winner is {names}, or draw")
 
 
 def format_result(number: int, result: Mapping[str, Any]) -> str:

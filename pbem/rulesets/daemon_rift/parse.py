@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.mapdata import GameMap
-from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem
+from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
 from pbem.roster import Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.experience import allowed, open_choices
@@ -84,7 +84,7 @@ def token_id(text: str) -> str:
     """Canonical token id for `r-1`, `R1`, `r-d1` (raises InvalidOrder)."""
     match = _TOKEN.match(text.strip())
     if not match:
-        raise InvalidOrder(f"{text!r} is not a token id (like R-1 or R-D1)")
+        raise InvalidOrder(f"{quoted(text)} is not a token id (like R-1 or R-D1)")
     return f"{match.group(1).upper()}-{match.group(2).upper()}"
 
 
@@ -110,19 +110,27 @@ def territories(gmap: GameMap, text: str) -> list[str]:
     """
     atoms = [a for a in _SEPARATORS.split(text) if a]
     out: list[str] = []
-    i = 0
+    i = last = 0
     while i < len(atoms):
-        ident, i = _longest_name(gmap, atoms, i)
+        found = gmap.longest(atoms, i)
+        if found is None:
+            _unknown_place(gmap, atoms, last, i)
+        last = i
+        ident, i = found
         out.append(ident)
     return out
 
 
-def _longest_name(gmap: GameMap, atoms: list[str], start: int) -> tuple[str, int]:
-    found = gmap.longest(atoms, start)
-    if found is None:
-        gmap.lookup(atoms[start])       # raises the problem of the first word, with its suggestion
-        raise AssertionError("unreachable: a word that names a place is a run that names it")
-    return found
+def _unknown_place(gmap: GameMap, atoms: list[str], last: int, bad: int) -> None:
+    """Raise the problem of `atoms[bad]`: ambiguous as typed, or unknown judged with the words
+    before it ("Cinder Reech" after "Cinder" was read as the start of Cinder Reach)."""
+    try:
+        gmap.lookup(atoms[bad])
+    except AmbiguousOrder:
+        raise
+    except InvalidOrder:
+        raise gmap.unknown(atoms, last, bad) from None
+    raise AssertionError("unreachable: a word that names a place is a run that names it")
 
 
 def _split_champion(text: str) -> tuple[str, str]:
@@ -253,7 +261,7 @@ def repair_item(roster: Roster, text: str) -> RepairItem:
         named, word, points, name = found.groups()
         return RepairItem("item", roster.entry(named or word).id, 1, points, (name or "").strip())
     raise InvalidOrder(f"a repair entry reads `<n> model <entry> [@<cost>]`, `<n> wound <entry> [@<cost>]` or "
-                       f"`item <entry> @<points> [<name>]`, not {text!r}", suggestion="3 model U1 @10")
+                       f"`item <entry> @<points> [<name>]`, not {quoted(text)}", suggestion="3 model U1 @10")
 
 
 def _repair(ctx: _Context, fo: FactionOrders, rest: str) -> str:
@@ -349,7 +357,7 @@ def _line_token(ctx: _Context, line: str) -> str:
     """The submitter's token a line orders; anything else is not an order line."""
     first = line.replace("->", " -> ").split()[0]
     if not _TOKEN.match(first):
-        raise InvalidOrder("not understood: an order starts with a token id, a field starts with "
+        raise NotAnOrder("not understood: an order starts with a token id, a field starts with "
                            "RETREAT, ROLLOFF, PLACE, REMOVE, REPAIR or CHOOSE")
     return own_token(ctx, first).id
 

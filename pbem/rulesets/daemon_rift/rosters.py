@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, quoted
 from pbem.roster import (
     Entry,
     Roster,
@@ -195,7 +195,7 @@ def _read_line(state: DRState, rules: RuleBook, faction: str, regs: dict[str, Re
         if current == SKIP:
             return SKIP, SKIP
         if not is_entry_line(line):
-            raise InvalidOrder("not a list line: send `LIST <token> <name>`, ARTILLERY, FAST or DECLARE lines, "
+            raise NotAnOrder("not a list line: send `LIST <token> <name>`, ARTILLERY, FAST or DECLARE lines, "
                                "entry lines like `U1 infantry 20 Orc Boyz @6`, or the list as a TOML file")
         if not current:
             raise InvalidOrder("an entry line must follow a `LIST <token> <name>` line")
@@ -315,7 +315,7 @@ def _entry_lines(lines: list[tuple[int, str]], roster: Roster) -> list[tuple[tup
 
 def entry_problems(rules: RuleBook, e: Entry) -> list[str]:
     """What the loss and experience rules need an entry to be (DR-LOS-1)."""
-    out = [f"unknown tag {t!r} (tags: {', '.join(TAGS)})" for t in e.tags if t not in TAGS]
+    out = [f"unknown tag {quoted(t)} (tags: {', '.join(TAGS)})" for t in e.tags if t not in TAGS]
     if e.kind == "character" and e.models != 1:
         out.append("a character is a single model")
     if e.kind == "monster" and e.wounds < int(rules["losses.monster_min_wounds"]):
@@ -345,13 +345,13 @@ def shared_names(state: DRState, reg: Registration, rules: RuleBook | None = Non
     faction = reg.token.rsplit("-", 1)[0]
     names = guarded_names(rules, reg.roster, roster_names(reg.roster))
     counts = Counter(n.casefold() for n in names)
-    flags = [f"{reg.token}: {n!r} appears twice in this list"
+    flags = [f"{reg.token}: {quoted(n)} appears twice in this list"
              for n in dict.fromkeys(names) if counts.pop(n.casefold(), 0) > 1]
     for other in state.lists.values():
         if other.faction != faction or other.key == reg.token or other.status not in (LIST_ACTIVE, LIST_SHELVED):
             continue
         theirs = {d.casefold() for d in declared_names(other)}
-        flags += [f"{reg.token}: {n!r} is also in {other.key} ({other.status})"
+        flags += [f"{reg.token}: {quoted(n)} is also in {other.key} ({other.status})"
                   for n in dict.fromkeys(mine) if n.casefold() in theirs]
     return flags
 

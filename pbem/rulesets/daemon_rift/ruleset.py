@@ -147,7 +147,10 @@ class DaemonRift(Ruleset):
         problems: list[OrderProblem] = list(parsed.problems)
         problems += [InvalidOrder(f"{c.split()[0]} is not used in the orders window", n, c)
                      for n, c in _numbered(order_lines, parsed.commands) if c.split()[0].upper() == "RESULT"]
-        payload: dict[str, Any] = {"orders": to_data(parsed.orders)} if parsed.accepted else {}
+        # DR-ORD-3: tokens whose every line was rejected were still given (invalid) orders, so
+        # the submission is kept even when nothing in it was accepted (no repair for them, DR-REP-1)
+        sent = parsed.accepted or parsed.orders.explicit
+        payload: dict[str, Any] = {"orders": to_data(parsed.orders)} if sent else {}
         result = Parsed(payload=payload, accepted=list(parsed.accepted), problems=problems)
         if list_lines:
             lists = reporting.parse_list_lines(game, faction, list_lines)

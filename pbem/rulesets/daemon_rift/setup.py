@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from pbem.mapdata import GameMap
+from pbem.orders import quoted
 from pbem.roster import Roster
 from pbem.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
@@ -132,7 +133,7 @@ def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, f
     if roster is not None:
         roster.army, roster.name = token_id, name
         roster.carry_over(lst.roster)
-        roster.note(state.turn, "", f"list {name!r} approved: {len(roster.entries)} entries, {roster.points} points")
+        roster.note(state.turn, "", f"list {quoted(name)} approved: {len(roster.entries)} entries, {roster.points} points")
         given = {n.casefold() for n in names}
         names += [n for n in roster_names(roster) if n.casefold() not in given]
         lst.roster = roster
@@ -179,7 +180,7 @@ def guarded_names(rules: RuleBook | None, roster: Roster, names: Iterable[str]) 
 
 def _shared_declarations(state: DRState, lst: ArmyList, names: list[str]) -> list[str]:
     """DR-LST-3: names repeated within the list or found in the faction's other lists."""
-    warnings = [f"{lst.key}: {n!r} is declared twice in this list"
+    warnings = [f"{lst.key}: {quoted(n)} is declared twice in this list"
                 for n, k in Counter(n.casefold() for n in names).items() if k > 1]
     for other in state.lists.values():
         if other.faction != lst.faction or other.slot == lst.slot:
@@ -187,6 +188,6 @@ def _shared_declarations(state: DRState, lst: ArmyList, names: list[str]) -> lis
         if other.status not in (LIST_ACTIVE, LIST_SHELVED):
             continue
         theirs = {d.casefold() for d in other.declared}
-        warnings += [f"{lst.key}: {n!r} is also declared in {other.key} ({other.status})"
+        warnings += [f"{lst.key}: {quoted(n)} is also declared in {other.key} ({other.status})"
                      for n in dict.fromkeys(names) if n.casefold() in theirs]
     return warnings

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
 from pbem.roster import Entry, Roster
 
 KEYWORDS = {"killed", "dead", "fled", "lost", "wounds", "half", "left", "start", "prefer", "item", "ok", "unhurt"}
@@ -39,6 +39,7 @@ STATS = {"ws": "WS", "bs": "BS", "s": "S", "t": "T", "i": "I", "ld": "Ld", "m": 
          "power": "power_die", "power_die": "power_die", "powerdie": "power_die", "pd": "power_die",
          "dispel": "dispel_die", "dispel_die": "dispel_die", "dispeldie": "dispel_die", "dd": "dispel_die"}
 _NUMBERED = ("lost", "wounds", "left", "start")
+_WRITTEN = {"power_die": "power", "dispel_die": "dispel"}     # as players type them, and read back
 
 
 @dataclass
@@ -58,7 +59,7 @@ class SheetLine:
         words += [f"lost {self.lost}"] + (["half"] if self.half else [])
         words += [f"left {self.left}"] if self.left else []
         words += [f"start {self.start}"] if self.start else []
-        words += [f"[{', '.join(self.prefer)}]"] if self.prefer else []
+        words += [f"[{', '.join(_WRITTEN.get(p, p) for p in self.prefer)}]"] if self.prefer else []
         words += [f"item {self.item}"] if self.item else []
         return " ".join(words)
 
@@ -82,7 +83,7 @@ class Sheet:
 def stat(text: str) -> str:
     key = text.strip().lower()
     if key not in STATS:
-        raise InvalidOrder(f"unknown stat {text!r}", suggestion="WS, BS, S, T, I, Ld, M, power, dispel")
+        raise InvalidOrder(f"unknown stat {quoted(text)}", suggestion="WS, BS, S, T, I, Ld, M, power, dispel")
     return STATS[key]
 
 
@@ -136,7 +137,7 @@ def _read_words(out: SheetLine, words: list[str]) -> None:
             out.item = " ".join(words[i:])
             i = len(words)
         elif word not in ("ok", "unhurt"):
-            raise InvalidOrder(f"unknown word {words[i - 1]!r}",
+            raise InvalidOrder(f"unknown word {quoted(words[i - 1])}",
                                suggestion="killed, fled, lost N, wounds N, half, left N, start N, [WS, I]")
     if out.fled:
         out.killed = False                 # fled off the table is not dead for losses (DR-LOS-3)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar
 
-from pbem.orders import IllegalOrder, InvalidOrder, normalise
+from pbem.orders import IllegalOrder, InvalidOrder, NotAnOrder, normalise, quoted
 from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, SeaRoutes, province_of
 from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
 
@@ -117,7 +117,7 @@ class _Cursor:
             kind = KIND_WORDS[self.words[self.i].casefold()]
             self.i += 1
         elif kind_required:
-            raise InvalidOrder("expected a unit type, A or F")
+            raise NotAnOrder("expected a unit type, A or F")
         return kind, self.location()
 
     def location(self) -> str:
@@ -135,7 +135,7 @@ class _Cursor:
 
     def end(self) -> None:
         if not self.at_end():
-            raise InvalidOrder(f"unexpected {' '.join(self.words[self.i:])!r} at the end")
+            raise InvalidOrder(f"unexpected {quoted(' '.join(self.words[self.i:]))} at the end")
 
 
 # ---------------------------------------------------------------- base
