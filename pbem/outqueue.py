@@ -31,6 +31,13 @@ from pbem.mail.outbox import Transport
 from pbem.store import write_atomic
 
 
+WIRE = policy.SMTP.clone(max_line_length=998)
+"""How queued mail is written: RFC 5322's hard limit of 998 characters a line rather than the
+78 it recommends, because the email package folds a header that fits on one continuation line
+but not after its name by leaving the first line empty ("Subject:" then the whole subject on the
+next line), which some mail clients show as no subject at all."""
+
+
 def _file_name(message_id: str) -> str:
     return hashlib.sha256(message_id.encode()).hexdigest()[:32] + ".eml"
 
@@ -38,7 +45,7 @@ def _file_name(message_id: str) -> str:
 def enqueue(folder: Path, msg: EmailMessage) -> Path:
     target = folder / "outbox" / "queue" / _file_name(str(msg["Message-ID"]))
     if not was_sent(folder, target.name):
-        write_atomic(target, msg.as_bytes(policy=policy.SMTP))
+        write_atomic(target, msg.as_bytes(policy=WIRE))
     return target
 
 

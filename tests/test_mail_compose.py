@@ -317,3 +317,11 @@ def test_a_mail_without_a_usable_recipient_is_refused_in_one_line(to: tuple[str,
 
 def test_recipients_without_an_address_are_left_out() -> None:
     assert reread(build(dataclasses.replace(REPORT, to=("", "red@example.org"))))["To"] == "red@example.org"
+
+
+def test_a_subject_that_fits_on_one_line_is_never_folded_behind_an_empty_first_line(tmp_path: Path) -> None:
+    from pbem.outqueue import enqueue
+
+    subject = "[dip-demo] reminder: Spring 1902 movement due Wed 02 Dec 2026 20:00 GMT"
+    queued = enqueue(tmp_path, build(dataclasses.replace(REPORT, subject=subject))).read_bytes()
+    assert f"\r\nSubject: {subject}\r\n".encode() in queued
