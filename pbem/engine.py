@@ -440,7 +440,7 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
         log(f"{camp.name}: forum post skipped: {problem}")
     intake = Intake(camp, ruleset, now)
     for post in posts:
-        before = copy.deepcopy((camp.state, camp.auth))
+        before = snapshot(camp)     # the same undo as a mail's (Guard)
         try:
             note = take_post(camp, ruleset, forum, intake, post, now) if forum else ""
         except (ForumError, OSError) as exc:   # its answer could not be posted: as if never read

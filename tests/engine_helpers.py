@@ -41,6 +41,17 @@ def dr_campaign(root: Path, tokens: Mapping[str, str] | None = None, rules: dict
     return camp
 
 
+def open_orders(camp: Campaign) -> Campaign:
+    """Approve R-1's and B-1's lists and open turn 1's orders, as the GM's approval would."""
+    state = camp.state["game"]["dr"]
+    for key in ("R-1", "B-1"):
+        state["lists"][key].update(approved=True, status="active", name=f"List {key}", arrival_turn=1)
+    state["phase"] = "orders"
+    turns.open_stage(camp, registry.get("daemon_rift"), T0)
+    camp.save()
+    return camp
+
+
 def put(camp: Campaign, name: str, body: str, sender: str = "Alice <alice@test.localhost>",
         subject: str = "[rift] orders", mid: str = "", ctype: str = 'text/plain; charset="utf-8"') -> None:
     inbox = camp.folder.parent.parent / "inbox"

@@ -9,11 +9,9 @@ from datetime import datetime, timedelta
 from email import policy
 from pathlib import Path
 
-from pbem import turns
 from pbem.campaign import Campaign
 from pbem.creation import create
-from pbem.rulesets import registry
-from tests.engine_helpers import PLAYERS, SECRETS, T0, body
+from tests.engine_helpers import PLAYERS, SECRETS, T0, body, open_orders
 
 RED = f"PLAYER red {SECRETS['red']}\n"
 BLUE = f"PLAYER blue {SECRETS['blue']}\n"
@@ -26,12 +24,7 @@ def campaign(root: Path, name: str, ruleset: str = "daemon_rift", own_mail: bool
     mail = {"inbox": {"type": "eml", "path": "inbox"}, "outbox": {"type": "maildir", "path": "sent-mail"}}
     camp, _ = create(root, name, "daemon_rift", "rift_valley", list(PLAYERS), GM_ADDRESS, T0,
                      transport=mail if own_mail else None, fixed_secrets=SECRETS)
-    state = camp.state["game"]["dr"]
-    for key in ("R-1", "B-1"):
-        state["lists"][key].update(approved=True, status="active", name=f"List {key}", arrival_turn=1)
-    state["phase"] = "orders"
-    turns.open_stage(camp, registry.get("daemon_rift"), T0)
-    camp.save()
+    open_orders(camp)
     if ruleset != "daemon_rift":
         toml = camp.folder / "campaign.toml"
         toml.write_text(toml.read_text().replace('ruleset = "daemon_rift"', f'ruleset = "{ruleset}"'))

@@ -8,13 +8,11 @@ from pathlib import Path
 
 import tomli_w
 
-from pbem import turns
 from pbem.campaign import Campaign
 from pbem.creation import create
 from pbem.envelope import campaign_named, read_envelope
 from pbem.journal import message_ids
-from pbem.rulesets import registry
-from tests.engine_helpers import PLAYERS, SECRETS, T0, body, dr_campaign, outbox, put, run
+from tests.engine_helpers import PLAYERS, SECRETS, T0, body, dr_campaign, open_orders, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
 
@@ -25,16 +23,6 @@ def inbox_left(camp: Campaign) -> list[Path]:
 
 def orders_of(camp: Campaign) -> dict:  # type: ignore[type-arg]
     return camp.state.get("submissions", {}).get("red", {}).get("payload", {}).get("orders", {}).get("orders", {})
-
-
-def open_orders(camp: Campaign) -> Campaign:
-    state = camp.state["game"]["dr"]
-    for key in ("R-1", "B-1"):
-        state["lists"][key].update(approved=True, status="active", name=f"List {key}", arrival_turn=1)
-    state["phase"] = "orders"
-    turns.open_stage(camp, registry.get("daemon_rift"), T0)
-    camp.save()
-    return camp
 
 
 def sibling(root: Path, name: str, transport: dict | None = None) -> Campaign:  # type: ignore[type-arg]

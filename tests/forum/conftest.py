@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import pytest
 
-from tests.forum.discourse_server import DiscourseServer, DiscourseState
+from tests.forum.discourse_server import DiscourseServer, DiscourseState, serving
 
 API_KEY = "k" * 64
 BOT = "pbem_bot"
@@ -16,12 +15,5 @@ BOT = "pbem_bot"
 @pytest.fixture
 def discourse() -> Iterator[DiscourseServer]:
     state = DiscourseState(API_KEY, {BOT, "alice", "bob", "mallory", "gm_dave", "system"})
-    server = DiscourseServer(state)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(DiscourseServer(state)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)

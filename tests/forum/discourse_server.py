@@ -22,10 +22,12 @@ in a <p>, enough for a client that must not rely on it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -287,3 +289,16 @@ def _int(text: Any) -> int:
         return int(text)
     except (TypeError, ValueError):
         return 0
+
+
+@contextlib.contextmanager
+def serving(server: DiscourseServer) -> Iterator[DiscourseServer]:
+    """Run `server` on a thread for the duration of the block, then shut it down."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

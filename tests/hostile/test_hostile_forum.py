@@ -6,7 +6,6 @@ each report is posted once, and no secret reaches the thread or a mail."""
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 from pbem.forum.base import key_of
 from pbem.store import read_toml, write_toml
+from tests.forum.discourse_server import serving
 from tests.hostile.discourse_faults import FaultyServer, FaultyState
 from tests.hostile.harness import (
     ALL_SECRETS, Mail, Run, after_deadline, before_deadline, check_on_file, check_resolved, check_ticks, corpus_mails,
@@ -186,15 +186,8 @@ def test_folder_thread_no_secret_or_unsafe_header_goes_out(folder_run: tuple[Run
 @pytest.fixture(scope="module")
 def discourse() -> Iterator[FaultyServer]:
     state = FaultyState(API_KEY, {BOT, *ACCOUNTS.values(), "eve", "gm_dave", "system"})
-    server = FaultyServer(state)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(FaultyServer(state)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def post_corpus(state: FaultyState, topic: Any) -> None:
