@@ -2,9 +2,10 @@
 
 The engine owns mail, authentication, deadlines, dice commitment, storage and
 delivery; a rule system only says what the campaign waits for (`stage`), reads
-order lines (`parse`), and resolves a stage (`resolve`). Game state is a plain
-dict as stored in `state.toml` under `[game]`; each rule system converts it to
-its own dataclasses.
+order lines (`parse`), and resolves a stage (`resolve`). Game state is stored as a
+plain dict in `state.toml` under `[game]`; a rule system declares its typed state
+(`load_state`/`dump_state`) and its phases (`phases`, see `pbem.rulesets.phases`),
+and the hooks below hand each call to the current phase with a `View` of the game.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic
 
 from pbem.campaign import Player, Settings
 from pbem.dice import Dice
 from pbem.orders import OrderProblem
+from pbem.rulebook import RuleBook
+from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,7 @@ ENDED = "ended"
 system's `stage` honours it (the base class wraps each `stage` it defines), so a campaign the GM
 ended is over whatever its rules would still wait for."""
 
-StageHook = Callable[["Ruleset", Context], Stage]
+StageHook = Callable[["Ruleset[Any, Any]", Context], Stage]
 
 
 def honour_end(stage: StageHook) -> StageHook:
@@ -113,7 +116,7 @@ def honour_end(stage: StageHook) -> StageHook:
         return stage
 
     @functools.wraps(stage)
-    def wrapped(self: Ruleset, ctx: Context) -> Stage:
+    def wrapped(self: Ruleset[Any, Any], ctx: Context) -> Stage:
         current = stage(self, ctx)
         ended = ctx.game.get(ENDED)
         if not ended or current.over:
@@ -125,8 +128,10 @@ def honour_end(stage: StageHook) -> StageHook:
     return wrapped
 
 
-class Ruleset:
-    """Base rule system: override the hooks that differ."""
+class Ruleset(Generic[S, M]):
+    """Base rule system. A rule system declares its typed state, map, rule book and phases;
+    the hooks the engine calls dispatch on the current phase once, here. (A system may still
+    override a hook where its rules are truly system-wide.)"""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -145,20 +150,71 @@ class Ruleset:
         faction each player leads); raise ValueError naming every problem."""
         return players
 
+    # -- what a rule system declares ------------------------------------------------------
+    phases: Mapping[str, Phase[S, M]] = {}
+    """The windows of the rule system by the name `phase_of` reports."""
+
     def create(self, settings: Settings) -> dict[str, Any]:
         raise NotImplementedError
 
-    def stage(self, ctx: Context) -> Stage:
+    def load_state(self, game: Mapping[str, Any]) -> S:
+        """The typed state of a stored game (a fresh object: changing it changes nothing stored)."""
         raise NotImplementedError
 
-    def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
+    def dump_state(self, state: S) -> dict[str, Any]:
+        """The stored form of a typed state: `load_state(dump_state(s))` equals `s`."""
         raise NotImplementedError
+
+    def phase_of(self, state: S) -> str:
+        raise NotImplementedError
+
+    def turn_of(self, state: S) -> int:
+        raise NotImplementedError
+
+    def stage_title(self, view: View[S, M], phase: Phase[S, M]) -> str:
+        return f"Turn {self.turn_of(view.state)}: {phase.title}"
+
+    def load_map(self, settings: Settings) -> M:
+        raise NotImplementedError
+
+    def load_rules(self, settings: Settings) -> RuleBook:
+        raise NotImplementedError
+
+    # -- the phase dispatch ------------------------------------------------------------------
+    def view(self, ctx: Context) -> View[S, M]:
+        """The game as every hook reads it; each call loads a fresh state, so `resolve` may change its own."""
+        return View(ctx.settings, self.load_state(ctx.game), self.load_map(ctx.settings),
+                    self.load_rules(ctx.settings), ctx.now, ctx.deadline, ctx.decisions)
+
+    def current(self, view: View[S, M]) -> Phase[S, M]:
+        return self.phases[self.phase_of(view.state)]
+
+    def stage(self, ctx: Context) -> Stage:
+        view = self.view(ctx)
+        name = self.phase_of(view.state)
+        phase = self.phases[name]
+        return Stage(name, self.stage_title(view, phase), self.turn_of(view.state), tuple(phase.owing(view)),
+                     phase.window, waiting_for_gm=phase.waiting_for_gm(view), ready=phase.ready(view),
+                     over=phase.over, owing_any=tuple(phase.owing_any(view)))
+
+    def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
+        view = self.view(ctx)
+        parsed: Parsed = self.current(view).parse(view, player, lines)
+        return parsed
 
     per_entry: frozenset[str] = frozenset()
     """Payload tables that a new submission updates entry by entry instead of replacing: a player
     who reports one battle per mail keeps every report (battle results, battle set-ups...)."""
 
     def combine(self, ctx: Context, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+        if self.phases:
+            view = self.view(ctx)
+            phase = self.current(view)
+            if phase.combine is not None:
+                return phase.combine(view, previous, new)
+        return self.combine_payloads(previous, new)
+
+    def combine_payloads(self, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
         """A new submission replaces the earlier one as a whole, but for the `per_entry` tables."""
         merged = dict(new)
         for key in self.per_entry & previous.keys():
@@ -167,11 +223,23 @@ class Ruleset:
 
     def canonical(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
         """The orders on file as canonical lines: what receipts hash and acks quote."""
+        if self.phases:
+            view = self.view(ctx)
+            phase = self.current(view)
+            if phase.canonical is not None:
+                return phase.canonical(view, player, payload)
+            return self.canonical_lines(view, player, payload)
+        return [str(v) for v in payload.values()]
+
+    def canonical_lines(self, view: View[S, M], player: Player, payload: Mapping[str, Any]) -> list[str]:
         return [str(v) for v in payload.values()]
 
     def missing(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
         """What this player still has no order for (units, battles...)."""
-        return []
+        if not self.phases:
+            return []
+        view = self.view(ctx)
+        return self.current(view).missing(view, player, payload)
 
     def gm_pending(self, ctx: Context) -> list[str]:
         """What waits for the game master (approvals, rulings), each with the command that settles it:
@@ -179,18 +247,46 @@ class Ruleset:
         return []
 
     def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
-        raise NotImplementedError
+        view = self.view(ctx)
+        outcome = self.current(view).resolve(view, submissions, dice)
+        return self.resolution(ctx, outcome)
+
+    def resolution(self, ctx: Context, outcome: Outcome[S]) -> Resolution:
+        """The engine's record of an outcome: the stored game with the new state written in."""
+        game = {**ctx.game, **self.dump_state(outcome.state)}
+        return Resolution(game, list(outcome.reports), turn_finished=outcome.turn_finished,
+                          gm_alerts=list(outcome.gm_alerts))
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         """Extra context for STATUS replies and private summaries."""
         return {}
 
     def help_text(self, ctx: Context, player: Player) -> str:
-        return ""
+        if not self.phases:
+            return ""
+        view = self.view(ctx)
+        return self.current(view).help(view, player)
+
+    gm_verbs: Sequence[GMVerb[S, M]] = ()
+    """GM verbs of the whole rule system, whatever the phase (a phase adds its own)."""
+
+    def verbs(self, ctx: Context) -> dict[str, GMVerb[S, M]]:
+        """The GM verbs open now, by name: the system's and the current phase's."""
+        found = {v.name: v for v in self.gm_verbs}
+        if self.phases:
+            found.update({v.name: v for v in self.current(self.view(ctx)).gm_verbs})
+        return found
 
     def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
         """A GM command for this rule system (e.g. RESULT): returns the new game and a reply line."""
-        raise ValueError(f"unknown GM command {' '.join(words)!r}")
+        verbs = self.verbs(ctx)
+        verb = verbs.get(words[0].upper()) if words else None
+        if verb is None:
+            known = ", ".join(sorted(verbs)) or "none"
+            raise ValueError(f"unknown GM command {' '.join(words)!r}; this stage's rule-system commands: {known}")
+        view = self.view(ctx)
+        reply = verb.run(view, list(words[1:]))
+        return {**ctx.game, **self.dump_state(view.state)}, reply
 
     def standings(self, ctx: Context) -> list[str]:
         """The standings as the rule system can tell them, leader first, one line each (the final
@@ -208,3 +304,9 @@ class Ruleset:
         report = Report("final_report", f"Final report: {ctx.settings.title} is over", ("*",), context,
                         public=True, key="final")
         return Resolution(game, [report])
+
+
+Ruleset.stage = honour_end(Ruleset.stage)      # type: ignore[method-assign, assignment]  # phased systems honour FINISH too
+
+AnyRuleset = Ruleset[Any, Any]
+"""A rule system whatever its state and map: what the engine holds."""

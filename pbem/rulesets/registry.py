@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from importlib.metadata import entry_points
 
-from pbem.rulesets.base import Ruleset
+from pbem.rulesets.base import AnyRuleset
 
 BUILTIN = {
     "daemon_rift": "pbem.rulesets.daemon_rift.ruleset:RULESET",
@@ -18,7 +18,7 @@ BUILTIN = {
 }
 
 
-def _load(target: str) -> Ruleset:
+def _load(target: str) -> AnyRuleset:
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
@@ -30,7 +30,7 @@ def available() -> dict[str, str]:
     return found
 
 
-def get(name: str) -> Ruleset:
+def get(name: str) -> AnyRuleset:
     """The rule system called `name` (or an alias, e.g. "dr", "daemon-rift")."""
     key = name.strip().lower().replace("-", "_")
     systems = available()
