@@ -81,6 +81,15 @@ class Context:
     decisions: Mapping[str, str] = field(default_factory=dict)   # the GM's answers for this stage
 
 
+class PositionError(ValueError):
+    """A position file (`pbem import`, `pbem new --position`) that cannot start a campaign: every
+    problem at once, each naming the key it is about."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        super().__init__(f"{source}: " + "; ".join(problems))
+        self.source, self.problems = source, list(problems)
+
+
 class GMDecisionNeeded(Exception):
     """Resolution cannot go on without the game master's word (a rule option says the GM decides).
 
@@ -156,6 +165,11 @@ class Ruleset(Generic[S, M]):
 
     def create(self, settings: Settings) -> dict[str, Any]:
         raise NotImplementedError
+
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        """The stored game of a campaign started from a position written by hand (the rule system's
+        documented position format, read from TOML): raise `PositionError` naming every problem."""
+        raise PositionError(source, [f"{self.title} cannot start from a position yet"])
 
     def load_state(self, game: Mapping[str, Any]) -> S:
         """The typed state of a stored game (a fresh object: changing it changes nothing stored)."""
