@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -75,7 +76,7 @@ DEMOS = {
          "dan": "DANN-DEMO-0000-0000-0004", "gm": "GMGM-DEMO-0000-0000-0000"},
         {"timezone": "Europe/London", "capitals": "3d", "campaign": "4d", "setup": "3d", "results": "10d",
          "conquest": "4d", "at": "20:00", "reminder": "24h"},
-        {"siege": {"enabled": True}, "setup": {"starting_gold": 100}}),
+        {"siege": {"enabled": True}, "setup": {"starting_gold": 100}}, dice_turns=10),
 }
 
 
@@ -87,6 +88,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pbem.campaign import Campaign
+
+    root: Path = args.dir
+    folder = play(root, args.ruleset, _show)
+    camp = Campaign(folder)
+    print(f"\nDemo done. Mail sent: {root / 'outbox'} (Maildir); reports: {camp.folder / 'history'}; "
+          f"public reports also in the forum thread {root / 'forum' / camp.name}")
+    return 0
+
+
+def play(root: Path, ruleset_name: str, after_step: Callable[[list[str], str], None]) -> Path:
+    """Build the demo campaign under `root` and play its sample mails step by step, calling
+    `after_step(tick lines, step name)` after each tick; returns the campaign folder."""
+    from pbem.campaign import Campaign
     from pbem.creation import NewPlayer, create, welcome_replies
     from pbem.engine import build_mail, tick
     from pbem.errors import UserError
@@ -94,12 +108,11 @@ def run(args: argparse.Namespace) -> int:
     from pbem.rulesets import registry
     from pbem.schedule import parse_time
 
-    root: Path = args.dir
     if (root / "campaigns").exists():
         raise UserError(f"{root} already holds a demo; remove it first")
-    demo = DEMOS[args.ruleset]
+    demo = DEMOS[ruleset_name]
     players = [NewPlayer(*spec) for spec in demo.players]
-    camp, secrets = create(root / "campaigns", demo.campaign, args.ruleset, demo.map, players,
+    camp, secrets = create(root / "campaigns", demo.campaign, ruleset_name, demo.map, players,
                            "gm@players.localhost", START, schedule=demo.schedule,
                            transport=TRANSPORT | {"forum": {"kind": "folder", "path": f"../../forum/{demo.campaign}"}},
                            rules=demo.rules, fixed_secrets=demo.secrets)
@@ -109,15 +122,13 @@ def run(args: argparse.Namespace) -> int:
     for reply in welcome_replies(camp, secrets, START):
         enqueue(camp.folder, build_mail(camp, ruleset, reply, START))
     now = START
-    for step in sorted(p for p in (SAMPLES / args.ruleset).iterdir() if p.is_dir()):
+    for step in sorted(p for p in (SAMPLES / ruleset_name).iterdir() if p.is_dir()):
         now = _feed(step, root / "inbox", now)
-        _show(tick(root / "campaigns", now).lines, step.name)
+        after_step(tick(root / "campaigns", now).lines, step.name)
     camp = Campaign(camp.folder)
     now = parse_time(camp.state["stage"]["deadline"]) - timedelta(hours=12)   # inside the reminder window
-    _show(tick(root / "campaigns", now).lines, "reminders")
-    print(f"\nDemo done. Mail sent: {root / 'outbox'} (Maildir); reports: {camp.folder / 'history'}; "
-          f"public reports also in the forum thread {root / 'forum' / demo.campaign}")
-    return 0
+    after_step(tick(root / "campaigns", now).lines, "reminders")
+    return camp.folder
 
 
 def _fix_dice(folder: Path, demo: Demo) -> None:
