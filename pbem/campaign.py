@@ -169,16 +169,16 @@ def _rule_system_problems(settings: Settings) -> list[str]:
 def _ask_rule_system(settings: Settings) -> list[str]:
     """What the rule system refuses in the map, the rule overrides or the players: it sets up an
     opening position from these settings, as `pbem new` does, and each refusal is a problem."""
-    from pbem.rulebook import RULES_DIR, RulesError
+    from pbem.rulebook import RulesError
     from pbem.rulesets import registry
 
     try:
         ruleset = registry.get(settings.ruleset)
     except KeyError as exc:
         return [f"ruleset: {exc.args[0]}"]
-    located = Path(settings.map) if settings.map.endswith(".toml") else RULES_DIR / "maps" / f"{settings.map}.toml"
-    if not located.is_file():
-        ready = ", ".join(sorted(p.stem for p in (RULES_DIR / "maps").glob("*.toml")))
+    is_file = settings.map.endswith(".toml") and Path(settings.map).is_file()
+    if not is_file and settings.map not in ruleset.ready_maps():
+        ready = ", ".join(ruleset.ready_maps())
         return [f"map: {settings.map!r} is not a ready-made map ({ready}) nor a .toml map file"]
     try:
         ruleset.create(settings)

@@ -66,9 +66,11 @@ def md_code(value: Any) -> str:
 
 @lru_cache(maxsize=32)
 def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironment:
-    """The environment for a rule system's templates, with a campaign's overrides first."""
+    """The environment for a rule system's templates, with a campaign's overrides first. `system` names
+    a folder of `templates/`, or is the absolute path of a rule system's own folder (an installed plug-in)."""
     paths = [Path(campaign_templates)] if campaign_templates else []
-    paths += [TEMPLATES_DIR / system, TEMPLATES_DIR / "common"]
+    own = Path(system) if Path(system).is_absolute() else TEMPLATES_DIR / system   # a plug-in ships its own folder
+    paths += [own, TEMPLATES_DIR / "common"]
     env = SandboxedEnvironment(
         loader=ChoiceLoader([FileSystemLoader(str(p)) for p in paths if p.exists()]),
         undefined=StrictUndefined,

@@ -72,8 +72,26 @@ def sent_to_everyone(outbox: Path, everyone: set[str]) -> list[str]:
     return [text for text, to in readers.items() if to >= everyone]
 
 
+PLUGINS = Path(__file__).parent / "plugins"
+
+
 @pytest.mark.parametrize("name", sorted(registry.available()))
 def test_ruleset_plays_its_first_turn_of_orders_by_defaults_and_publishes_it(name: str, tmp_path: Path) -> None:
+    plays_first_turn(name, tmp_path)
+
+
+def test_a_plugin_rule_system_found_through_its_entry_point_plays_like_the_built_ins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule system written outside pbem (tests/plugins/pbem_skirmish, installed as a distribution
+    with a `pbem.rulesets` entry point) needs no edit of pbem to run: the registry finds it, the
+    engine plays it, its own templates render its reports."""
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    assert "skirmish" in registry.available()
+    assert type(registry.get("skirmish")).__module__ == "pbem_skirmish.ruleset"
+    plays_first_turn("skirmish", tmp_path)
+
+
+def plays_first_turn(name: str, tmp_path: Path) -> None:
     ruleset = registry.get(name)
     camp, steps = new_campaign(name, tmp_path)
     now, stuck, first_turn = T0, False, -1

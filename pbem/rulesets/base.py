@@ -19,7 +19,7 @@ from typing import Any, Generic
 from pbem.campaign import Player, Settings
 from pbem.dice import Dice
 from pbem.orders import OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.rulebook import RULES_DIR, RuleBook
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 
 
@@ -165,6 +165,11 @@ class Ruleset(Generic[S, M]):
 
     def create(self, settings: Settings) -> dict[str, Any]:
         raise NotImplementedError
+
+    def ready_maps(self) -> list[str]:
+        """The ready-made maps `--map` names (a path to a .toml map file is accepted as well);
+        by default every map in rules/maps/, which the rule system's own loader then checks."""
+        return sorted(p.stem for p in (RULES_DIR / "maps").glob("*.toml"))
 
     def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
         """The stored game of a campaign started from a position written by hand (the rule system's

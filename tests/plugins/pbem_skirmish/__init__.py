@@ -1,0 +1,1 @@
+"""Skirmish: the smallest pbem rule system, installed as a plug-in (see `ruleset`)."""
