@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Install what the tests need (the package, pytest, aiosmtpd, and Dovecot when it is missing)
-# and run them all. The mail tests start their own Dovecot and SMTP relay on 127.0.0.1; they
-# fail (never skip) when Dovecot is missing. Leave them out on purpose with: -m "not mailserver"
+# Install what the tests need (the package, pytest, aiosmtpd, mypy, ruff, and Dovecot when it is
+# missing), check types (mypy --strict) and lint (ruff), and run the tests. The mail tests start
+# their own Dovecot and SMTP relay on 127.0.0.1; they fail (never skip) when Dovecot is missing. Leave them out on purpose with: -m "not mailserver"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,8 +28,14 @@ fi
 
 python3 -m pip install -q -e ".[test]" 2>&1 | grep -v -i "warning" || true
 set +e
+python3 -m mypy                          # strict, on pbem/ (settings in pyproject.toml)
+typed=$?
+python3 -m ruff check pbem tests bench   # the rule set chosen in pyproject.toml
+linted=$?
 python3 -m pytest "$@"
 code=$?
 set -e
 if [ "$code" = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi
+if [ "$typed" != 0 ]; then echo "mypy --strict found problems (above)" >&2; exit 1; fi
+if [ "$linted" != 0 ]; then echo "ruff found problems (above)" >&2; exit 1; fi
 exit "$code"
