@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the tests need (the package, pytest, aiosmtpd, mypy, ruff, and Dovecot when it is
 # missing), check types (mypy --strict) and lint (ruff), and run the tests. The mail tests start
-# their own Dovecot and SMTP relay on 127.0.0.1; they fail (never skip) when Dovecot is missing. Leave them out on purpose with: -m "not mailserver"
+# their own Dovecot and SMTP relay on 127.0.0.1; they fail (never skip) when Dovecot is missing.
+# Leave them out on purpose with: -m "not mailserver"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
