@@ -58,7 +58,7 @@ def check_lines(board: Board, state: GameState, power: str, lines: Sequence[tupl
             out.problems.append(problem.at(no, line))
     trial = _trial(board, state, [(power, order) for _, _, order in parsed], edition)
     kept: list[tuple[int, str, Order]] = []
-    for (no, line, _), result in zip(parsed, trial.orders):
+    for (no, line, _), result in zip(parsed, trial.orders, strict=False):
         refused = result.result == INVALID or (state.phase == ADJUSTMENT and result.result == VOID)
         if refused:
             reason, suggestion = _split(result.reason)
