@@ -78,8 +78,10 @@ class Reader:
     def power(self, where: str, name: str, seen: Mapping[str, Any]) -> str:
         try:
             power = self.board.power_names.lookup(name)
-        except OrderProblem as problem:
-            self.problems.append(f"{where}: {problem}")
+        except OrderProblem:
+            close = self.board.power_names.suggest(name)
+            hint = f"did you mean {close}?" if close else "one of " + ", ".join(self.board.powers)
+            self.problems.append(f"{where}: {name!r} is not a power of this map ({hint})")
             return ""
         if power in seen:
             self.problems.append(f"{where}: {power} is listed twice")
@@ -147,8 +149,9 @@ def _retreat(r: Reader, phase: str, units: list[Unit]) -> tuple[list[DislodgedUn
                  for d in found]
     contested = r.entries("contested", r.data.get("contested", []), r.board.province)
     if phase and phase != RETREAT:
-        r.problems += [f"{key}: only a retreats phase has {key} units or provinces"
-                       for key in ("dislodged", "contested") if r.data.get(key)]
+        r.problems += [f"{key}: only a retreats phase has {what}"
+                       for key, what in (("dislodged", "dislodged units"), ("contested", "contested provinces"))
+                       if r.data.get(key)]
         return [], []
     if phase == RETREAT and not dislodged and not any(p.startswith("dislodged") for p in r.problems):
         r.problems.append("dislodged: a retreats phase needs at least one dislodged unit")
