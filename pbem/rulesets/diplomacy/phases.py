@@ -62,9 +62,12 @@ def refused(reason: str, lines: Lines) -> Parsed:
     return Parsed(payload={}, problems=[IllegalOrder(reason, n, line) for n, line in lines])
 
 
-def missing_orders(view: DipView, player: Player, payload: Payload) -> list[str]:
-    power = view.state.power_of(player)
-    return submit.missing(view.map, view.state.position, power, payload.get("orders", [])) if power else []
+def missing(find: submit.Missing) -> Callable[[DipView, Player, Payload], list[str]]:
+    """The phase's `missing` hook: what the player's power still has no order for."""
+    def missing_orders(view: DipView, player: Player, payload: Payload) -> list[str]:
+        power = view.state.power_of(player)
+        return find(view.map, view.state.position, power, payload.get("orders", [])) if power else []
+    return missing_orders
 
 
 def help_text(view: DipView, player: Player) -> str:
@@ -121,15 +124,17 @@ DRAW: GMVerb[DiplomacyState, Board] = GMVerb(
 # ---------------------------------------------------------------- the windows
 
 
-def _ordering(title: str, window: str, ready: Callable[[DipView], bool]) -> Phase[DiplomacyState, Board]:
-    """A window in which powers send orders: the three differ in name, deadline and readiness."""
+def _ordering(title: str, window: str, ready: Callable[[DipView], bool],
+              find: submit.Missing) -> Phase[DiplomacyState, Board]:
+    """A window in which powers send orders: the three differ in name, deadline, readiness and
+    what an order set can leave out."""
     return Phase(title, window, parse=parse_orders, resolve=resolve_orders, owing=owing_players, ready=ready,
-                 missing=missing_orders, help=help_text)
+                 missing=missing(find), help=help_text)
 
 
-MOVEMENT = _ordering("movement", "orders", draw_declared)
-RETREATS = _ordering("retreats", "retreats", unattended)
-ADJUSTMENTS = _ordering("adjustments", "adjustments", unattended)
+MOVEMENT = _ordering("movement", "orders", draw_declared, submit.missing_moves)
+RETREATS = _ordering("retreats", "retreats", unattended, submit.missing_retreats)
+ADJUSTMENTS = _ordering("adjustments", "adjustments", unattended, submit.missing_adjustments)
 OVER: Phase[DiplomacyState, Board] = Phase("Game over", "orders", parse=parse_after_the_end,
                                            resolve=nothing_to_resolve, help=help_text, over=True)
 
