@@ -106,7 +106,7 @@ def test_a_broken_position_reports_every_problem_with_its_key(camp: Campaign) ->
 
 
 @pytest.mark.parametrize("change, problem", [
-    ({"phase": "adjustments"}, "phase: adjustment happens in winter, not in fall"),
+    ({"phase": "adjustments"}, "phase: adjustments is a phase of winter, not of fall"),
     ({"phase": "retreats"}, "dislodged: a retreats phase needs at least one dislodged unit"),
     ({"phase": "retreats", "dislodged": {"France": ["A MAR <- PIE"]}}, "a unit of another power must stand in MAR"),
     ({"start_year": 1903}, "start_year: 1903 is after the position's year 1902"),

@@ -111,7 +111,7 @@ def read_position(board: Board, rules: RuleBook, powers: dict[str, str], data: M
     season = r.choice("season", {s: s for s in (SPRING, FALL, WINTER)}, "spring, fall, winter")
     phase = r.choice("phase", PHASE_NAMES, "movement, retreats, adjustments")
     if season and phase and season not in SEASONS[phase]:
-        r.problems.append(f"phase: {phase} happens in {' or '.join(SEASONS[phase])}, not in {season}")
+        r.problems.append(f"phase: {r.data['phase']} is a phase of {' or '.join(SEASONS[phase])}, not of {season}")
     if year and start_year > year:
         r.problems.append(f"start_year: {start_year} is after the position's year {year}")
     units = [u for found in r.per_power("units", lambda p, t: Unit.parse(f"{p}: {t}", board)).values() for u in found]

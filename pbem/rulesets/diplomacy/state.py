@@ -121,12 +121,12 @@ def dislodged_text(d: DislodgedUnit) -> str:
     return f"{d}{' VIA CONVOY' if d.by_convoy else ''}"
 
 
-def stored_unit(text: str) -> Unit:
+def stored_unit(text: str, key: str = "units") -> Unit:
     """A unit as `dump_position` wrote it ("England: F SPA/SC")."""
     power, sep, rest = str(text).partition(":")
     words = rest.split()
     if not sep or len(words) != 2:
-        raise ValueError(f"game.units: {text!r} is not a stored unit like 'England: F SPA/SC'")
+        raise ValueError(f"game.{key}: {text!r} is not a stored unit like 'England: F SPA/SC'")
     return unit_at(power.strip(), words[0], words[1])
 
 
@@ -136,4 +136,4 @@ def stored_dislodged(text: str) -> DislodgedUnit:
     words = origin.split()
     if not sep or len(words) not in (1, 3):
         raise ValueError(f"game.dislodged: {text!r} is not a stored unit like 'Germany: A MUN <- BOH'")
-    return DislodgedUnit(stored_unit(unit), words[0], len(words) == 3)
+    return DislodgedUnit(stored_unit(unit, "dislodged"), words[0], len(words) == 3)
