@@ -19,7 +19,7 @@ from pbem.errors import UserError
 from pbem.rulesets import registry
 from pbem.rulesets.diplomacy.board import standard_board
 from pbem.rulesets.diplomacy.cycle import GameState
-from pbem.rulesets.diplomacy.game import dump_state
+from pbem.rulesets.diplomacy.state import dump_position
 from pbem.rulesets.diplomacy.units import Unit
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
@@ -85,7 +85,7 @@ def report(camp: Campaign, turn: int, name: str) -> str:
 
 def set_position(camp: Campaign, state: GameState) -> Campaign:
     """Put the game in a given position and open its stage, as if play had led there."""
-    camp.state["game"].update(dump_state(state))
+    camp.state["game"].update(dump_position(state))
     turns.open_stage(camp, registry.get("diplomacy"), T0)
     camp.save()
     return Campaign(camp.folder)

@@ -177,9 +177,9 @@ class Diplomacy:
             SCHEDULE | {"orders": "3d", "retreats": "1d", "adjustments": "1d"})
 
     def _game(self, season: Season) -> Any:
-        from pbem.rulesets.diplomacy.game import Game
+        from pbem.rulesets.diplomacy.ruleset import RULESET
 
-        return Game(season.context().game, season.camp.settings)
+        return RULESET.view(season.context())
 
     def orders(self, season: Season, pid: str, stage: Stage) -> list[str]:
         from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, RETREAT
@@ -187,12 +187,13 @@ class Diplomacy:
         game = self._game(season)
         player = season.camp.settings.player(pid)
         assert player is not None
-        power = game.power_of(player)
+        power = game.state.power_of(player)
+        phase = game.state.position.phase
         make = {MOVEMENT: self._moves, RETREAT: self._retreats, ADJUSTMENT: self._adjust}
-        return make[game.state.phase](season.rng, game, power) if game.state.phase in make else []
+        return make[phase](season.rng, game, power) if phase in make else []
 
     def _moves(self, rng: Random, game: Any, power: str) -> list[str]:
-        board, units = game.board, game.state.units_of(power)
+        board, units = game.map, game.state.position.units_of(power)
         lines = []
         for unit in units:
             reach = sorted((board.army_adj if unit.kind == "A" else board.fleet_adj).get(unit.loc, ()))
@@ -213,9 +214,9 @@ class Diplomacy:
         from pbem.rulesets.diplomacy.cycle import retreat_options
 
         lines = []
-        for d in game.state.dislodged:
+        for d in game.state.position.dislodged:
             if d.unit.power == power:
-                options = retreat_options(game.board, game.state, d)
+                options = retreat_options(game.map, game.state.position, d)
                 where = rng.choice(options) if options and rng.random() < 0.8 else ""
                 lines.append(f"{d.unit.kind} {d.unit.loc} " + (f"R {where}" if where else "D"))
         return lines
@@ -223,13 +224,14 @@ class Diplomacy:
     def _adjust(self, rng: Random, game: Any, power: str) -> list[str]:
         from pbem.rulesets.diplomacy.cycle import adjustments_due
 
-        due = adjustments_due(game.board, game.state).get(power, 0)
+        position = game.state.position
+        due = adjustments_due(game.map, position).get(power, 0)
         if due < 0:
-            units = rng.sample(game.state.units_of(power), -due)
+            units = rng.sample(position.units_of(power), -due)
             return [f"{u.kind} {u.loc} D" for u in units]
-        held = set(game.state.centres_of(power)) - {u.province for u in game.state.units}
-        homes = sorted(held & set(game.board.powers[power].home))
-        return [f"BUILD {rng.choice('AF') if game.board.locations(h) else 'A'} {h}" for h in homes[:due]]
+        held = set(position.centres_of(power)) - {u.province for u in position.units}
+        homes = sorted(held & set(game.map.powers[power].home))
+        return [f"BUILD {rng.choice('AF') if game.map.locations(h) else 'A'} {h}" for h in homes[:due]]
 
     def ruling(self, season: Season, task: str) -> str:
         return command_of(task)
@@ -239,7 +241,7 @@ class Diplomacy:
 
     def end(self, season: Season) -> list[str]:
         game = self._game(season)
-        if self.drawn or game.state.year < int(game.data.get("start_year", game.state.year)) + self.years:
+        if self.drawn or game.state.position.year < game.state.start_year + self.years:
             return []
         self.drawn = True
         return ["DRAW ALL"]

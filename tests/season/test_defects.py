@@ -76,12 +76,12 @@ def play_spring_1901(world: Season, check: bool = True) -> None:
 
 
 def spring_units(world: Season, pid: str) -> list[Any]:
-    from pbem.rulesets.diplomacy.game import Game
+    from pbem.rulesets.diplomacy.ruleset import RULESET
 
-    game = Game(world.context().game, world.camp.settings)
+    state = RULESET.view(world.context()).state
     player = world.camp.settings.player(pid)
     assert player is not None
-    return game.state.units_of(game.power_of(player))
+    return state.position.units_of(state.power_of(player))
 
 
 def roll_back(world: Season) -> None:

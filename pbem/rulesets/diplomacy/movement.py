@@ -144,7 +144,9 @@ class Movement:
     def _support_matches(self, s: Support) -> bool:
         move = self.moves.get(s.target)
         if s.dst:
-            return move is not None and move.target == s.dst and (not s.dst_coast or move.dst.endswith(f"/{s.dst_coast}"))
+            if move is None or move.target != s.dst:
+                return False
+            return not s.dst_coast or move.dst.endswith(f"/{s.dst_coast}")
         return move is None
 
     # ------------------------------------------------------------ decisions
@@ -356,7 +358,8 @@ class Movement:
             result, reason = SUCCEEDS, ""
             if p in void:
                 result = VOID
-                reason = "the supported unit was not ordered so" if isinstance(order, Support) else "no such convoyed move was ordered"
+                reason = ("the supported unit was not ordered so" if isinstance(order, Support)
+                          else "no such convoyed move was ordered")
             elif isinstance(order, Move):
                 if not d[(MOVE, p)]:
                     result, reason = FAILS, "no convoy" if p in convoyed and not d[(PATH, p)] else "bounced"

@@ -368,7 +368,8 @@ class Support(Order):
         if supported is None:
             raise IllegalOrder(f"there is no unit in {self.target} to support")
         if self.target_kind and self.target_kind != supported.kind:
-            raise IllegalOrder(f"the unit in {self.target} is not {'an army' if self.target_kind == 'A' else 'a fleet'}")
+            kind = "an army" if self.target_kind == "A" else "a fleet"
+            raise IllegalOrder(f"the unit in {self.target} is not {kind}")
         if self.target == unit.province:
             raise IllegalOrder("a unit cannot support itself")
         if not board.can_reach(unit.kind, unit.loc, self.aim):

@@ -19,9 +19,9 @@ from pbem.reports import render
 from pbem.rulesets.base import Report
 from pbem.rulesets.diplomacy import cycle
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, RETREAT, GameState, Step
-from pbem.rulesets.diplomacy.game import Game
 from pbem.rulesets.diplomacy.orders import Order
 from pbem.rulesets.diplomacy.results import OrderResult, PhaseResult, Submitted
+from pbem.rulesets.diplomacy.state import DipView, edition, victory
 from pbem.rulesets.diplomacy.units import Unit
 
 
@@ -55,85 +55,87 @@ class CentreRow:
 # ---------------------------------------------------------------- the reports
 
 
-def phase_reports(game: Game, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> list[Report]:
-    """The public report of a resolution and one private report per power with a player."""
-    context = report_context(game, step, orders, silent)
+def phase_reports(view: DipView, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> list[Report]:
+    """The public report of a resolution and one private report per power with a player (`view.state`
+    holds the position reached)."""
+    context = report_context(view, step, orders, silent)
     title = f"{step.before.title} results" if step.results else f"Draw declared in {step.before.title}"
     reports = [Report("phase_report", title, ("*",), context, public=True, key="report")]
-    for power, pid in game.powers.items():
+    for power, pid in view.state.powers.items():
         if pid and power not in step.before.eliminated:
             reports.append(Report("private_report", f"{title}: {power}", (pid,),
-                                  context | private_context(game, power), key=f"private-{pid}"))
+                                  context | private_context(view, power), key=f"private-{pid}"))
     return reports
 
 
-def report_context(game: Game, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> dict[str, Any]:
-    after = step.after
+def report_context(view: DipView, step: Step, orders: Sequence[Submitted], silent: Sequence[str]) -> dict[str, Any]:
+    after, state = step.after, view.state
     return {
-        "before": step.before, "after": after, "board": game.board, "edition": game.edition,
-        "phases": [_phase_view(game, step, i, r, orders) for i, r in enumerate(step.results)],
-        "skipped": step.skipped, "changes": step.changes, "ownership_updated": step.ownership_updated, "eliminated_now": step.eliminated,
-        "nmr_powers": [p for p in silent if game.player_of(p)],
-        "disorder_powers": [p for p in silent if not game.player_of(p)],
-        "centre_table": centre_table(game, after), "neutral": _neutral(game, after),
-        "next_powers": cycle.owing(game.board, after), "victory": game.victory,
-        "names": {power: _player_name(game, power) for power in game.board.powers},
-        "power_of_player": game.powers_by_player,
+        "before": step.before, "after": after, "board": view.map, "edition": edition(view),
+        "phases": [_phase_view(view, step, i, r, orders) for i, r in enumerate(step.results)],
+        "skipped": step.skipped, "changes": step.changes, "ownership_updated": step.ownership_updated,
+        "eliminated_now": step.eliminated,
+        "nmr_powers": [p for p in silent if state.player_of(p)],
+        "disorder_powers": [p for p in silent if not state.player_of(p)],
+        "centre_table": centre_table(view, after), "neutral": _neutral(view, after),
+        "next_powers": cycle.owing(view.map, after), "victory": victory(view),
+        "names": {power: _player_name(view, power) for power in view.map.powers},
+        "power_of_player": state.powers_by_player,
     }
 
 
-def _phase_view(game: Game, step: Step, index: int, result: PhaseResult, orders: Sequence[Submitted]) -> PhaseView:
+def _phase_view(view: DipView, step: Step, index: int, result: PhaseResult, orders: Sequence[Submitted]) -> PhaseView:
     before = step.before
     automatic = index > 0
     title = before.title if not automatic else f"{before.season.title()} {before.year} retreats"
-    by_power = {p: PowerOrders(p) for p in game.board.powers}
+    by_power = {p: PowerOrders(p) for p in view.map.powers}
     for r in result.orders:
         by_power[r.power].orders.append(r)
     if result.phase == MOVEMENT:
-        ordered = _ordered_provinces(game, orders)
+        ordered = _ordered_provinces(view, orders)
         for unit in before.units:
             if unit.province not in ordered:
                 by_power[unit.power].unordered.append(f"{unit.kind} {unit.loc}")
     retreating = step.after if step.after.phase == RETREAT else None
     dislodged = [{"unit": d.unit, "attacker_from": d.attacker_from,
-                  "options": cycle.retreat_options(game.board, retreating, d) if retreating else []}
+                  "options": cycle.retreat_options(view.map, retreating, d) if retreating else []}
                  for d in result.dislodged]
     return PhaseView(title, result.phase, automatic, [v for v in by_power.values() if v.orders or v.unordered],
                      dislodged, list(result.disbanded), list(result.contested))
 
 
-def _ordered_provinces(game: Game, orders: Sequence[Submitted]) -> set[str]:
+def _ordered_provinces(view: DipView, orders: Sequence[Submitted]) -> set[str]:
     out = set()
     for _, text in orders:
-        order = text if isinstance(text, Order) else Order.parse(text, game.board, MOVEMENT)
+        order = text if isinstance(text, Order) else Order.parse(text, view.map, MOVEMENT)
         out.add(order.province)
     return out
 
 
-def centre_table(game: Game, state: GameState) -> list[CentreRow]:
-    due = cycle.adjustments_due(game.board, state) if state.phase == ADJUSTMENT else {}
+def centre_table(view: DipView, state: GameState) -> list[CentreRow]:
+    due = cycle.adjustments_due(view.map, state) if state.phase == ADJUSTMENT else {}
     rows = [CentreRow(p, state.centres_of(p), len(state.units_of(p)), due.get(p, 0), p in state.eliminated)
-            for p in game.board.powers]
+            for p in view.map.powers]
     return sorted(rows, key=lambda r: (r.eliminated, -len(r.centres), r.power))
 
 
-def _neutral(game: Game, state: GameState) -> list[str]:
-    return sorted(c for c in game.board.supply_centres if c not in state.centers)
+def _neutral(view: DipView, state: GameState) -> list[str]:
+    return sorted(c for c in view.map.supply_centres if c not in state.centers)
 
 
-def _player_name(game: Game, power: str) -> str:
-    pid = game.player_of(power)
-    player = game.settings.player(pid) if pid else None
+def _player_name(view: DipView, power: str) -> str:
+    pid = view.state.player_of(power)
+    player = view.settings.player(pid) if pid else None
     return player.name if player else ""
 
 
 # ---------------------------------------------------------------- one power
 
 
-def private_context(game: Game, power: str) -> dict[str, Any]:
+def private_context(view: DipView, power: str) -> dict[str, Any]:
     """What one power has and what it must send next."""
-    state = game.state
-    board = game.board
+    state = view.state.position
+    board = view.map
     dislodged = [{"unit": d.unit, "options": cycle.retreat_options(board, state, d)}
                  for d in state.dislodged if d.unit.power == power]
     due = cycle.adjustments_due(board, state).get(power, 0) if state.phase == ADJUSTMENT else 0
@@ -145,16 +147,16 @@ def private_context(game: Game, power: str) -> dict[str, Any]:
     }
 
 
-def help_text(game: Game, player: Player) -> str:
-    power = game.power_of(player)
-    return render("diplomacy", "help", {"power": power, "state": game.state,
-                                        "units": game.state.units_of(power) if power else [],
-                                        "edition": game.edition})
+def help_text(view: DipView, player: Player) -> str:
+    power, state = view.state.power_of(player), view.state.position
+    return render("diplomacy", "help", {"power": power, "state": state,
+                                        "units": state.units_of(power) if power else [],
+                                        "edition": edition(view)})
 
 
-def status(game: Game, player: Player) -> dict[str, Any]:
-    power = game.power_of(player)
+def status(view: DipView, player: Player) -> dict[str, Any]:
+    power = view.state.power_of(player)
     if not power:
         return {}
-    return private_context(game, power) | {"centre_table": centre_table(game, game.state)}
+    return private_context(view, power) | {"centre_table": centre_table(view, view.state.position)}
 

@@ -2,42 +2,56 @@
 
 Stages and their `[schedule]` windows: `movement` (Spring and Fall orders),
 `retreats` (only powers with a dislodged unit that can retreat owe orders) and
-`adjustments` (only powers with builds or removals due). A turn is one season:
-Spring (movement, retreats) or Fall (movement, retreats, then the Winter
-adjustments). A new mail replaces the power's earlier orders for the phase as a
-whole. Without orders units hold, dislodged units are disbanded, builds are
-waived and removals follow the civil disorder rule; the report names every
-power that sent nothing. The game master ends the game in a draw with
-`DRAW <power> <power> ...` (or `DRAW ALL`) among the surviving powers.
+`adjustments` (only powers with builds or removals due); each is declared in
+`phases`. A turn is one season: Spring (movement, retreats) or Fall (movement,
+retreats, then the Winter adjustments). A new mail replaces the power's earlier
+orders for the phase as a whole. Without orders units hold, dislodged units are
+disbanded, builds are waived and removals follow the civil disorder rule; the
+report names every power that sent nothing. The game master ends the game in a
+draw with `DRAW <power> <power> ...` (or `DRAW ALL`) among the surviving powers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.campaign import Player, Settings
-from pbem.dice import Dice
-from pbem.orders import IllegalOrder
-from pbem.rulesets.base import Context, Parsed, Resolution, Ruleset, Stage
-from pbem.rulesets.diplomacy import cycle, reporting, submit
-from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, OVER, RETREAT
-from pbem.rulesets.diplomacy.game import Game, assign_powers, board_named, new_game
+from pbem.rulebook import RuleBook, load_rules
+from pbem.rulesets.base import Context, Ruleset
+from pbem.rulesets.diplomacy import reporting, start
+from pbem.rulesets.diplomacy.board import Board, MapError, standard_board
+from pbem.rulesets.diplomacy.cycle import opening
+from pbem.rulesets.diplomacy.phases import DRAW, KINDS, PHASES
+from pbem.rulesets.diplomacy.powers import assign_powers, player_names
+from pbem.rulesets.diplomacy.results import EDITIONS
+from pbem.rulesets.diplomacy.state import DiplomacyState, DipView, dump_state, load_state
+from pbem.rulesets.phases import Phase
 
-KINDS = {MOVEMENT: "movement", RETREAT: "retreats", ADJUSTMENT: "adjustments", OVER: "over"}
-WINDOWS = {MOVEMENT: "orders", RETREAT: "retreats", ADJUSTMENT: "adjustments", OVER: "orders"}
+
+def board_named(name: str) -> Board:
+    """A Diplomacy map in rules/maps/ (e.g. `standard`)."""
+    try:
+        board = standard_board(name)
+    except MapError as exc:
+        raise ValueError(f"map {name!r} is not a Diplomacy map ({exc}); use e.g. --map standard") from exc
+    if not board.powers:
+        raise ValueError(f"map {name!r} has no powers; Diplomacy needs a map like 'standard'")
+    return board
 
 
-class Diplomacy(Ruleset):
+class Diplomacy(Ruleset[DiplomacyState, Board]):
     name = "diplomacy"
     title = "Diplomacy"
     aliases = ("dip", "classic", "standard_diplomacy")
     templates = "diplomacy"
     default_map = "standard"
-    windows = {"orders": "3d", "retreats": "1d", "adjustments": "1d"}
+    windows: Mapping[str, str] = {"orders": "3d", "retreats": "1d", "adjustments": "1d"}
+    phases = PHASES
+    gm_verbs = (DRAW,)            # a draw may be declared whatever the phase (and is refused once the game is over)
 
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
-        """Each player's faction becomes the power played (see `game` for the rule)."""
+        """Each player's faction becomes the power played (see `powers` for the rule)."""
         board = board_named(map_name)
         powers = assign_powers(board, [(p["id"], [p.get("faction", ""), p.get("faction_name", ""), p["id"]])
                                        for p in players])
@@ -45,86 +59,56 @@ class Diplomacy(Ruleset):
         return [p | {"faction": by_player[p["id"]], "faction_name": by_player[p["id"]]} for p in players]
 
     def create(self, settings: Settings) -> dict[str, Any]:
-        return new_game(settings)
+        board, year = self.load_map(settings), int(self.load_rules(settings)["start_year"])
+        powers = assign_powers(board, [(p.id, player_names(p)) for p in settings.players])
+        return dump_state(DiplomacyState(opening(board, year), year, powers))
 
-    # -- what we wait for ---------------------------------------------------------
-    def stage(self, ctx: Context) -> Stage:
-        game = Game(ctx.game, ctx.settings)
-        state = game.state
-        if state.phase == OVER:
-            return Stage("over", "Game over", game.turn + 1, (), WINDOWS[OVER], over=True)
-        powers = cycle.owing(game.board, state)
-        players = tuple(game.player_of(p) for p in powers if game.player_of(p))
-        draw = bool(game.data.get("draw_pending"))
-        unattended = bool(powers) and not players and state.phase != MOVEMENT
-        return Stage(KINDS[state.phase], state.title, game.turn, players, WINDOWS[state.phase],
-                     ready=draw or unattended)
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        board, rules = self.load_map(settings), self.load_rules(settings)
+        powers = assign_powers(board, [(p.id, player_names(p)) for p in settings.players])
+        return dump_state(start.read_position(board, rules, powers, data, source))
 
-    # -- reading mail -------------------------------------------------------------
-    def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
-        game = Game(ctx.game, ctx.settings)
-        power = game.power_of(player)
-        if game.state.phase == OVER or not power:
-            reason = "the game is over; no orders are read" if power else "you play no power in this game"
-            return Parsed(payload={}, problems=[IllegalOrder(reason, n, line) for n, line in lines])
-        checked = submit.check_lines(game.board, game.state, power, lines, game.edition)
-        payload: dict[str, Any] = {"orders": checked.orders} if checked.accepted else {}
-        return Parsed(payload=payload, accepted=checked.accepted, problems=checked.problems)
+    # -- the typed state ----------------------------------------------------------
+    def load_state(self, game: Mapping[str, Any]) -> DiplomacyState:
+        return load_state(game)
 
-    def canonical(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
+    def dump_state(self, state: DiplomacyState) -> dict[str, Any]:
+        return dump_state(state)
+
+    def phase_of(self, state: DiplomacyState) -> str:
+        return KINDS[state.position.phase]
+
+    def turn_of(self, state: DiplomacyState) -> int:
+        """The over stage counts as the turn after the last one played, whose reports are history."""
+        return state.turn + 1 if state.over else state.turn
+
+    def stage_title(self, view: DipView, phase: Phase[DiplomacyState, Board]) -> str:
+        """"Spring 1901 movement", "Winter 1901 adjustments"; "Game over" once it is."""
+        position = view.state.position
+        return phase.title if phase.over else f"{position.season.title()} {position.year} {phase.title}"
+
+    def load_map(self, settings: Settings) -> Board:
+        return board_named(settings.map)
+
+    def load_rules(self, settings: Settings) -> RuleBook:
+        rules = load_rules("diplomacy", settings.rules)
+        if rules["edition"] not in EDITIONS:
+            raise ValueError(f"rules.edition: {rules['edition']!r} is not one of {', '.join(EDITIONS)}")
+        return rules
+
+    # -- whatever the phase -------------------------------------------------------
+    def canonical_lines(self, view: DipView, player: Player, payload: Mapping[str, Any]) -> list[str]:
         return [str(line) for line in payload.get("orders", [])]
 
-    def missing(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
-        game = Game(ctx.game, ctx.settings)
-        power = game.power_of(player)
-        if not power or game.state.phase == OVER:
-            return []
-        return submit.missing(game.board, game.state, power, payload.get("orders", []))
-
-    def help_text(self, ctx: Context, player: Player) -> str:
-        return reporting.help_text(Game(ctx.game, ctx.settings), player)
-
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
-        return reporting.status(Game(ctx.game, ctx.settings), player)
+        return reporting.status(self.view(ctx), player)
 
-    # -- resolving -----------------------------------------------------------------
-    def resolve(self, ctx: Context, submissions: Mapping[str, Mapping[str, Any]], dice: Dice) -> Resolution:
-        game = Game(ctx.game, ctx.settings)
-        turn = game.turn
-        if game.data.get("draw_pending"):
-            return self._draw(game)
-        sent = {power: sub for pid, sub in submissions.items() if (power := game.powers_by_player.get(pid))}
-        orders = [(power, text) for power, sub in sent.items() for text in sub.get("orders", [])]
-        silent = [p for p in cycle.owing(game.board, game.state) if p not in sent]
-        step = cycle.advance(game.board, game.state, orders, game.edition, game.victory)
-        game.set_state(step.after)
-        reports = reporting.phase_reports(game, step, orders, silent)
-        finished = game.turn != turn or step.after.phase == OVER
-        return Resolution(game.dump(), reports, turn_finished=finished)
-
-    def _draw(self, game: Game) -> Resolution:
-        before = game.state
-        game.set_state(cycle.declare_draw(game.board, before, game.data.pop("draw_pending")))
-        game.data["draw_pending"] = []
-        step = cycle.Step(before, game.state)
-        return Resolution(game.dump(), reporting.phase_reports(game, step, [], []), turn_finished=True)
-
-    # -- the game master -----------------------------------------------------------
     def standings(self, ctx: Context) -> list[str]:
         """For the final report of a game the GM ended: supply centres and units per power."""
-        game = Game(ctx.game, ctx.settings)
+        view = self.view(ctx)
         return [f"{row.power}: {len(row.centres)} supply centres, {row.units} units"
-                + (" (eliminated)" if row.eliminated else "") for row in reporting.centre_table(game, game.state)]
-
-    def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:
-        game = Game(ctx.game, ctx.settings)
-        verb = words[0].upper() if words else ""
-        if verb != "DRAW":
-            raise ValueError(f"unknown command {verb}; GM commands: RESOLVE, EXTEND, PAUSE, RESUME, "
-                             "DRAW <power> <power> ... | DRAW ALL")
-        drawn = cycle.declare_draw(game.board, game.state, list(words[1:])).draw
-        game.data["draw_pending"] = list(drawn)
-        return game.dump(), f"draw declared among {', '.join(drawn)}; the game ends with the next report"
+                + (" (eliminated)" if row.eliminated else "")
+                for row in reporting.centre_table(view, view.state.position)]
 
 
 RULESET = Diplomacy()

@@ -12,7 +12,7 @@ the deadline, so such orders are accepted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pbem.orders import IllegalOrder, OrderProblem
@@ -58,7 +58,7 @@ def check_lines(board: Board, state: GameState, power: str, lines: Sequence[tupl
             out.problems.append(problem.at(no, line))
     trial = _trial(board, state, [(power, order) for _, _, order in parsed], edition)
     kept: list[tuple[int, str, Order]] = []
-    for (no, line, _), result in zip(parsed, trial.orders):
+    for (no, line, _), result in zip(parsed, trial.orders, strict=False):
         refused = result.result == INVALID or (state.phase == ADJUSTMENT and result.result == VOID)
         if refused:
             reason, suggestion = _split(result.reason)
@@ -110,21 +110,32 @@ def _split(reason: str) -> tuple[str, str]:
 # ---------------------------------------------------------------- what is still missing
 
 
-def missing(board: Board, state: GameState, power: str, orders: Sequence[str]) -> list[str]:
-    """What the power has not yet ordered in this phase, in words for the ack."""
+# What the power has not yet ordered in the phase, in words for the ack: one function per phase.
+Missing = Callable[[Board, GameState, str, Sequence[str]], list[str]]
+
+
+def missing_moves(board: Board, state: GameState, power: str, orders: Sequence[str]) -> list[str]:
+    provinces = _ordered(board, state, orders)
+    return [f"{u.kind} {u.loc}" for u in state.units_of(power) if u.province not in provinces]
+
+
+def missing_retreats(board: Board, state: GameState, power: str, orders: Sequence[str]) -> list[str]:
+    provinces = _ordered(board, state, orders)
+    return [f"{d.unit.kind} {d.unit.loc} (retreat to {' or '.join(opts)}, or disband)"
+            for d in state.dislodged if d.unit.power == power and d.unit.province not in provinces
+            for opts in [retreat_options(board, state, d)] if opts]
+
+
+def missing_adjustments(board: Board, state: GameState, power: str, orders: Sequence[str]) -> list[str]:
     given = [Order.parse(text, board, state.phase) for text in orders]
-    provinces = {o.province for o in given if _commands_unit(o)}
-    if state.phase == MOVEMENT:
-        return [f"{u.kind} {u.loc}" for u in state.units_of(power) if u.province not in provinces]
-    if state.phase == RETREAT:
-        return [f"{d.unit.kind} {d.unit.loc} (retreat to {' or '.join(opts)}, or disband)"
-                for d in state.dislodged if d.unit.power == power and d.unit.province not in provinces
-                for opts in [retreat_options(board, state, d)] if opts]
-    if state.phase == ADJUSTMENT:
-        due = adjustments_due(board, state).get(power, 0)
-        if due > 0:
-            left = due - sum(isinstance(o, (Build, Waive)) for o in given)
-            return [f"{left} build{'s' if left > 1 else ''} (BUILD A/F <home centre>, or WAIVE)"] if left > 0 else []
-        left = -due - sum(isinstance(o, Disband) for o in given)
-        return [f"{left} removal{'s' if left > 1 else ''} (e.g. A PAR D)"] if left > 0 else []
-    return []
+    due = adjustments_due(board, state).get(power, 0)
+    if due > 0:
+        left = due - sum(isinstance(o, (Build, Waive)) for o in given)
+        return [f"{left} build{'s' if left > 1 else ''} (BUILD A/F <home centre>, or WAIVE)"] if left > 0 else []
+    left = -due - sum(isinstance(o, Disband) for o in given)
+    return [f"{left} removal{'s' if left > 1 else ''} (e.g. A PAR D)"] if left > 0 else []
+
+
+def _ordered(board: Board, state: GameState, orders: Sequence[str]) -> set[str]:
+    """Provinces whose unit the orders command."""
+    return {o.province for text in orders if _commands_unit(o := Order.parse(text, board, state.phase))}
