@@ -28,6 +28,7 @@ from pbem.rulesets.daemon_rift import (
     phase_orders,
     phase_over,
     phase_retreats,
+    position,
     reporting,
     scoring,
     setup,
@@ -87,6 +88,10 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
         specs = [(p.faction, p.faction_name or p.name, p.id, home_of(p)) for p in settings.players]
         state = setup.new_state(self.load_map(settings), self.load_rules(settings), specs)
         return game_state.dump(DRGame(dr=state))
+
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        game = position.read(self.load_map(settings), self.load_rules(settings), settings, data, source, home_of)
+        return game_state.dump(game)
 
     # -- whatever the window ---------------------------------------------------------
     def combine_payloads(self, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
