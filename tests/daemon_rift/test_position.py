@@ -106,3 +106,11 @@ def test_players_the_map_cannot_seat_are_reported_as_such(tmp_path: Path) -> Non
     with pytest.raises(PositionError) as raised:
         RULESET.position(replace(camp.settings, players=players), example(), "position.toml")
     assert raised.value.problems == ["players: home '1' is given to 2 factions"]
+
+
+def test_the_stored_game_round_trips_and_a_game_stored_before_the_typed_state_still_loads(tmp_path: Path) -> None:
+    game = imported(tmp_path, example()).state["game"]
+    assert RULESET.dump_state(RULESET.load_state(game)) == game
+    legacy = {"dr": game["dr"], "orders": {}, "movement": {}, "aftermath": {}, "effective": {}, "choices": {},
+              "battle_reports": {}, "gm_results": {}, "pending_lists": {}, "postbattle": {}, "turn_closed": False}
+    assert RULESET.dump_state(RULESET.load_state(legacy)) == game

@@ -9,6 +9,7 @@ under its own key of the campaign's `[game]` table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -118,8 +119,12 @@ GAME_KEYS = frozenset(f.name for f in fields(DRGame))
 DRView = View[DRGame, GameMap]
 
 
-def load(game: Any) -> DRGame:
-    return from_data(DRGame, game)
+_TABLES = ("movement", "aftermath", "effective", "postbattle")
+"""Step records a campaign stored before they were typed kept as empty tables between turns."""
+
+
+def load(game: Mapping[str, Any]) -> DRGame:
+    return from_data(DRGame, {k: v for k, v in game.items() if v or k not in _TABLES})
 
 
 def dump(game: DRGame) -> dict[str, Any]:
