@@ -19,12 +19,11 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import Context
 from pbem.rulesets.conquest.model import W_CAMPAIGN, W_CAPITALS, W_CONQUEST, W_RESULTS, W_SETUP
 from pbem.rulesets.daemon_rift import parse as dr_parse
-from pbem.rulesets.daemon_rift.ruleset import Game as DRGame
+from pbem.rulesets.daemon_rift.ruleset import RULESET as DAEMON_RIFT
 from pbem.rulesets.diplomacy.board import standard_board
 from pbem.rulesets.diplomacy.orders import Order
 from pbem.tomlio import to_data
 from tests import engine_helpers as dr
-from tests.conquest import engine_helpers as coc
 from tests.conquest.test_trn_engine import at_window
 from tests.daemon_rift.helpers_rosters import SC11, roster
 from tests.diplomacy import test_campaign as dip
@@ -69,11 +68,11 @@ def daemon_rift(root: Path) -> dict[str, Parser]:
     dr.put(battle, "o2", f"PLAYER blue {dr.SECRETS['blue']}\nB-1 M T26\n", sender="Bob <bob@test.localhost>")
     battle = _with_rosters(dr.run(battle))
     assert battle.state["game"]["dr"]["phase"] == "battles"
-    game = DRGame.view(ctx)
+    view = DAEMON_RIFT.view(ctx)
     options = {"R-1": ["T24", "T26"]}
 
     def retreats(lines: Lines) -> list[OrderProblem]:
-        return dr_parse.parse_retreats(game.state, game.gmap, "R", list(lines), options)[2]
+        return dr_parse.parse_retreats(view.state.dr, view.map, "R", list(lines), options)[2]
 
     return {"orders": _through_ruleset(camp, "daemon_rift", "red"),
             "lists": _through_ruleset(camp, "daemon_rift", "red", _in_phase(ctx, "lists")),

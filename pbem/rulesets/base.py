@@ -145,7 +145,7 @@ class Ruleset(Generic[S, M]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "stage" in cls.__dict__:           # a new rule system honours FINISH without knowing of it
-            setattr(cls, "stage", honour_end(cls.__dict__["stage"]))
+            setattr(cls, "stage", honour_end(cls.__dict__["stage"]))  # noqa: B010  # mypy refuses assigning a method
 
     name = "base"
     title = "Base"
@@ -270,9 +270,18 @@ class Ruleset(Generic[S, M]):
         outcome = self.current(view).resolve(view, submissions, dice)
         return self.resolution(ctx, outcome)
 
+    state_keys: frozenset[str] = frozenset()
+    """The keys of the stored game the typed state owns: one `dump_state` leaves out is dropped when
+    a new state is stored. Other keys (`ENDED`, ...) are always kept."""
+
+    def store(self, game: Mapping[str, Any], state: S) -> dict[str, Any]:
+        """The stored game with a new state written in."""
+        kept = {k: v for k, v in game.items() if k not in self.state_keys}
+        return {**kept, **self.dump_state(state)}
+
     def resolution(self, ctx: Context, outcome: Outcome[S]) -> Resolution:
         """The engine's record of an outcome: the stored game with the new state written in."""
-        game = {**ctx.game, **self.dump_state(outcome.state)}
+        game = self.store(ctx.game, outcome.state)
         return Resolution(game, list(outcome.reports), turn_finished=outcome.turn_finished,
                           gm_alerts=list(outcome.gm_alerts))
 
@@ -305,7 +314,7 @@ class Ruleset(Generic[S, M]):
             raise ValueError(f"unknown GM command {' '.join(words)!r}; this stage's rule-system commands: {known}")
         view = self.view(ctx)
         reply = verb.run(view, list(words[1:]))
-        return {**ctx.game, **self.dump_state(view.state)}, reply
+        return self.store(ctx.game, view.state), reply
 
     def standings(self, ctx: Context) -> list[str]:
         """The standings as the rule system can tell them, leader first, one line each (the final

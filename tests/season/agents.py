@@ -75,15 +75,15 @@ class DaemonRift:
                            {"campaign": {"turns": turns}})
 
     def _game(self, season: Season) -> Any:
-        from pbem.rulesets.daemon_rift.ruleset import Game
+        from pbem.rulesets.daemon_rift.ruleset import RULESET
 
-        return Game.view(season.context())
+        return RULESET.view(season.context())
 
     def orders(self, season: Season, pid: str, stage: Stage) -> list[str]:
         game = self._game(season)
         player = season.camp.settings.player(pid)
         assert player is not None
-        faction = game.faction_of(player)
+        faction = player.faction
         make = {"lists": self._list, "orders": self._moves, "battles": self._results, "retreats": self._retreats}
         return make[stage.kind](season.rng, game, faction) if stage.kind in make else []
 
@@ -94,9 +94,9 @@ class DaemonRift:
 
     def _moves(self, rng: Random, game: Any, faction: str) -> list[str]:
         lines = []
-        enemies = [t.territory for t in game.state.tokens.values() if t.faction != faction]
-        for token in game.state.tokens_of(faction):
-            around = sorted(game.gmap.neighbours(token.territory))
+        enemies = [t.territory for t in game.state.dr.tokens.values() if t.faction != faction]
+        for token in game.state.dr.tokens_of(faction):
+            around = sorted(game.map.neighbours(token.territory))
             roll = rng.random()
             if around and enemies and roll < 0.75:           # march on the nearest enemy: battles come
                 lines.append(f"{token.id} M {self._towards(game, token.territory, around, enemies)}")
@@ -111,17 +111,17 @@ class DaemonRift:
     def _new_lists(self, rng: Random, game: Any, faction: str) -> list[str]:
         """Lists for tokens that have none approved (new tokens, replacements): mid-game lists the GM
         must approve (DR-LST-8)."""
-        pending = game.data.get("pending_lists", {})
+        pending = game.state.pending_lists
         lines = []
-        for token in game.state.tokens_of(faction):
-            listed = game.state.lists.get(token.id)
+        for token in game.state.dr.tokens_of(faction):
+            listed = game.state.dr.lists.get(token.id)
             if not token.defensive and listed is not None and not listed.approved and token.id not in pending:
                 lines += self._list(rng, game, faction, token.id)
         return lines
 
     def _towards(self, game: Any, start: str, around: list[str], enemies: list[str]) -> str:
-        goal = min(enemies, key=lambda e: (game.gmap.distance(start, e), e))
-        return min(around, key=lambda n: (game.gmap.distance(n, goal), n))
+        goal = min(enemies, key=lambda e: (game.map.distance(start, e), e))
+        return min(around, key=lambda n: (game.map.distance(n, goal), n))
 
     def _results(self, rng: Random, game: Any, faction: str) -> list[str]:
         from pbem.rulesets.daemon_rift import battle_window
@@ -132,16 +132,14 @@ class DaemonRift:
             if faction in sides:
                 # Both sides draw the winner from the battle's own seed: they agree unless a
                 # player "remembers it differently" (a dispute for the GM).
-                winner = Random(f"{game.state.turn}-{battle.number}").choice(sides)
+                winner = Random(f"{game.state.dr.turn}-{battle.number}").choice(sides)
                 if rng.random() < 0.2:
                     winner = rng.choice([*sides, "draw"])
                 lines.append(f"RESULT {battle.number} {winner}")
         return lines
 
     def _retreats(self, rng: Random, game: Any, faction: str) -> list[str]:
-        from pbem.rulesets.daemon_rift.ruleset import open_retreats
-
-        return [f"{r.token} R {rng.choice(r.options)}" for r in open_retreats(game) if r.faction == faction]
+        return [f"{r.token} R {rng.choice(r.options)}" for r in game.state.open_retreats() if r.faction == faction]
 
     def ruling(self, season: Season, task: str) -> str:
         command = command_of(task)

@@ -462,7 +462,8 @@ class StepB:
         if victor and self.rules["retreat.forbid_victor_start"]:
             out.add(self.mv.starts[victor])
         displacer = self.entered_by.get(self.mv.starts[tok], "")
-        if displacer and self.mv.factions[displacer] != self.mv.factions[tok] and self.rules["retreat.forbid_displacer_start"]:
+        foreign = bool(displacer) and self.mv.factions[displacer] != self.mv.factions[tok]
+        if foreign and self.rules["retreat.forbid_displacer_start"]:
             out.add(self.mv.starts[displacer])
         if self.rules["retreat.forbid_standoff_territory"]:
             out |= set(self.standoffs)
@@ -559,7 +560,8 @@ class RetreatMoves:
 
     def _remove(self, r: Retreat, cause: str, credit_ok: bool = True) -> None:
         """DR-RET-6, 8, 11; DR-ROL-11; credit per DR-VP-6 and G-2."""
-        source = {"battle": "destroyed_after_lost_battle", "rolloff": "destroyed_after_lost_rolloff"}.get(r.beaten_in, "")
+        source = {"battle": "destroyed_after_lost_battle",
+                  "rolloff": "destroyed_after_lost_rolloff"}.get(r.beaten_in, "")
         if cause == "disbanded":
             source = "disbanded_after_loss" if r.beaten_in else ""
         credited = r.beaten_by if credit_ok and source and _credit(self.rules, source) else ""

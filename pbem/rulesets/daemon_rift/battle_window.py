@@ -15,55 +15,55 @@ GM decides or the battle is rolled off (`battle.unreported`) (DR-BAT-8).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.dice import Dice
+from pbem.mapdata import GameMap
 from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import movement, sheets
+from pbem.rulesets.daemon_rift.game_state import DRGame, DRView, ReportedResult
 from pbem.rulesets.daemon_rift.model import BattleResult
+from pbem.rulesets.phases import GMVerb
 from pbem.tomlio import from_data, to_data
 
-if TYPE_CHECKING:
-    from pbem.rulesets.daemon_rift.ruleset import Game
+
+def battles(view: DRView) -> list[movement.Battle]:
+    return view.state.movement.battles
 
 
-def battles(game: Game) -> list[movement.Battle]:
-    return from_data(movement.Movement, game.data["movement"]).battles if game.data.get("movement") else []
+def tabletop_battles(view: DRView) -> list[movement.Battle]:
+    return [b for b in battles(view) if b.kind == movement.TABLETOP]
 
 
-def tabletop_battles(game: Game) -> list[movement.Battle]:
-    return [b for b in battles(game) if b.kind == movement.TABLETOP]
+def accepted(view: DRView) -> dict[str, ReportedResult]:
+    return view.state.accepted_results
 
 
-def accepted(game: Game) -> dict[str, dict[str, Any]]:
-    return game.data.setdefault("accepted_results", {})
-
-
-def factions_owing(game: Game) -> list[str]:
-    open_battles = [b for b in tabletop_battles(game) if str(b.number) not in accepted(game)]
-    reported = game.data.get("battle_reports", {})
+def factions_owing(view: DRView) -> list[str]:
+    open_battles = [b for b in tabletop_battles(view) if str(b.number) not in accepted(view)]
+    reported = view.state.battle_reports
     return sorted({s.faction for b in open_battles for s in b.sides
                    if s.faction not in reported.get(str(b.number), {})},
-                  key=game.state.faction_order.index)
+                  key=view.state.dr.faction_order.index)
 
 
-def all_results_in(game: Game) -> bool:
-    table = tabletop_battles(game)
-    results = {**accepted(game), **game.data.get("gm_results", {})}
+def all_results_in(view: DRView) -> bool:
+    table = tabletop_battles(view)
+    results = {**accepted(view), **view.state.gm_results}
     return bool(table) and all(str(b.number) in results for b in table)
 
 
-def needs_gm(game: Game) -> bool:
-    return bool(game.data.get("gm_needed"))
+def needs_gm(view: DRView) -> bool:
+    return view.state.gm_needed
 
 
 # -- reading reports ---------------------------------------------------------------
 
-def parse_results(game: Game, faction: str, lines: list[tuple[int, str]]) -> Parsed:
+def parse_results(view: DRView, faction: str, lines: list[tuple[int, str]]) -> Parsed:
     parsed = Parsed(payload={})
-    mine = [b for b in tabletop_battles(game) if faction in {s.faction for s in b.sides}]
+    mine = [b for b in tabletop_battles(view) if faction in {s.faction for s in b.sides}]
     current = mine[0].number if len(mine) == 1 else 0
     sheet_lines: dict[int, list[tuple[int, str]]] = {}
     heads: dict[int, int] = {}
@@ -71,7 +71,7 @@ def parse_results(game: Game, faction: str, lines: list[tuple[int, str]]) -> Par
         verb = line.split(maxsplit=1)[0].upper()
         try:
             if verb == "SHEET":
-                current = _sheet_battle(game, faction, line)
+                current = _sheet_battle(view, faction, line)
                 heads.setdefault(current, no)
                 continue
             if verb not in ("RESULT", "ROLLOFF"):
@@ -80,31 +80,31 @@ def parse_results(game: Game, faction: str, lines: list[tuple[int, str]]) -> Par
                                        if mine else "you fight no tabletop battle this turn")
                 sheet_lines.setdefault(current, []).append((no, line))
                 continue
-            current = _battle(game, faction, line.split()[1]).number if len(line.split()) > 1 else current
-            key, value, text = _parse_line(game, faction, line)
+            current = _battle(view, faction, line.split()[1]).number if len(line.split()) > 1 else current
+            key, value, text = _parse_line(view, faction, line)
         except OrderProblem as problem:
             parsed.problems.append(problem.at(no, line))
             continue
         parsed.payload.setdefault(key, {})[value["battle"]] = value
         parsed.accepted.append((no, text))
     for number, numbered in sheet_lines.items():
-        _read_sheet(game, faction, number, heads.get(number, numbered[0][0]), numbered, parsed)
+        _read_sheet(view, faction, number, heads.get(number, numbered[0][0]), numbered, parsed)
     return parsed
 
 
-def _sheet_battle(game: Game, faction: str, line: str) -> int:
+def _sheet_battle(view: DRView, faction: str, line: str) -> int:
     words = line.split()
     if len(words) < 2:
         raise InvalidOrder("write `SHEET <battle>`, then one line per entry of your army")
-    return _battle(game, faction, words[1]).number
+    return _battle(view, faction, words[1]).number
 
 
-def _read_sheet(game: Game, faction: str, number: int, head: int, lines: list[tuple[int, str]],
+def _read_sheet(view: DRView, faction: str, number: int, head: int, lines: list[tuple[int, str]],
                 parsed: Parsed) -> None:
     """DR-LOS-1: the sheet of the faction's army in one battle, taken whole or not at all."""
-    battle = next(b for b in tabletop_battles(game) if b.number == number)
+    battle = next(b for b in tabletop_battles(view) if b.number == number)
     army = battle.side_of(faction).champion
-    lst = game.state.lists.get(army)
+    lst = view.state.dr.lists.get(army)
     if lst is None or lst.roster.empty:
         parsed.problems.append(IllegalOrder(f"the list of {army} has no registered entries, so its sheet cannot be "
                                             "read; the GM records its losses").at(head, ""))
@@ -119,22 +119,22 @@ def _read_sheet(game: Game, faction: str, number: int, head: int, lines: list[tu
     parsed.accepted += [(head, f"SHEET {number} {army}")] + accepted
 
 
-def _parse_line(game: Game, faction: str, line: str) -> tuple[str, dict[str, Any], str]:
+def _parse_line(view: DRView, faction: str, line: str) -> tuple[str, dict[str, Any], str]:
     words = line.split()
     verb = words[0].upper()
     if verb not in ("RESULT", "ROLLOFF") or len(words) < 2:
         raise InvalidOrder("in the battle window send `RESULT <battle> <winner or draw> [massacred] [obliterated]`"
                            " or `ROLLOFF <battle>`")
-    battle = _battle(game, faction, words[1])
+    battle = _battle(view, faction, words[1])
     if verb == "ROLLOFF":
         return "rolloff", {"battle": str(battle.number)}, f"ROLLOFF {battle.number}"
-    result = read_outcome(game, battle, words[2:])
+    result = read_outcome(view, battle, words[2:])
     return "results", {"battle": str(battle.number), **result}, format_result(battle.number, result)
 
 
-def _battle(game: Game, faction: str, text: str) -> movement.Battle:
+def _battle(view: DRView, faction: str, text: str) -> movement.Battle:
     number = text.lstrip("#").upper().removeprefix("B")
-    found = next((b for b in tabletop_battles(game) if str(b.number) == number), None)
+    found = next((b for b in tabletop_battles(view) if str(b.number) == number), None)
     if found is None:
         raise InvalidOrder(f"there is no pending tabletop battle {text}")
     if faction and faction not in {s.faction for s in found.sides}:
@@ -142,7 +142,7 @@ def _battle(game: Game, faction: str, text: str) -> movement.Battle:
     return found
 
 
-def read_outcome(game: Game, battle: movement.Battle, words: list[str]) -> dict[str, Any]:
+def read_outcome(view: DRView, battle: movement.Battle, words: Sequence[str]) -> dict[str, Any]:
     if not words:
         raise InvalidOrder("name the winning faction, or draw")
     flags = {w.lower() for w in words[1:]}
@@ -154,131 +154,129 @@ def read_outcome(game: Game, battle: movement.Battle, words: list[str]) -> dict[
             raise IllegalOrder("a draw has no massacre (DR-BAT-7)")
         return {"winner": "", "massacred": False, "obliterated": False}
     sides = {s.faction: s for s in battle.sides}
-    winner = _faction(game, words[0], list(sides))
+    winner = _faction(view, words[0], list(sides))
     obliterated = "obliterated" in flags
     return {"winner": winner, "massacred": obliterated or bool(flags & {"massacred", "massacre"}),
             "obliterated": obliterated}
 
 
-def _faction(game: Game, text: str, allowed: list[str]) -> str:
+def _faction(view: DRView, text: str, allowed: list[str]) -> str:
     key = text.casefold()
     for fid in allowed:
-        faction = game.state.factions[fid]
+        faction = view.state.dr.factions[fid]
         if key in (fid.casefold(), faction.name.casefold()):
             return fid
-    names = " or ".join(game.state.factions[f].name for f in allowed)
+    names = " or ".join(view.state.dr.factions[f].name for f in allowed)
     raise InvalidOrder(f"{quoted(text)} did not fight this battle; the winner is {names}, or draw")
 
 
-def format_result(number: int, result: Mapping[str, Any]) -> str:
-    if not result["winner"]:
+def format_result(number: int, result: Mapping[str, Any] | ReportedResult) -> str:
+    got = ReportedResult.of({"battle": str(number), **result}) if isinstance(result, Mapping) else result
+    if not got.winner:
         return f"RESULT {number} draw"
-    flags = " obliterated" if result["obliterated"] else (" massacred" if result["massacred"] else "")
-    return f"RESULT {number} {result['winner']}{flags}"
+    flags = " obliterated" if got.obliterated else (" massacred" if got.massacred else "")
+    return f"RESULT {number} {got.winner}{flags}"
 
 
 # -- deciding ------------------------------------------------------------------------
 
-def collect(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice, final: bool) -> list[str]:
+def collect(view: DRView, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice, final: bool) -> list[str]:
     """Fold this window's reports into the game; returns alerts for the GM."""
-    reports = game.data.setdefault("battle_reports", {})
-    stored = game.data.setdefault("sheets", {})
+    reports, stored = view.state.battle_reports, view.state.sheets
     for faction, sub in by_faction.items():
         for number, result in sub.get("results", {}).items():
-            reports.setdefault(number, {})[faction] = result
+            reports.setdefault(number, {})[faction] = ReportedResult.of(result)
         for number, sheet in sub.get("sheets", {}).items():
-            stored.setdefault(number, {})[faction] = sheet
-    for number, by_side in game.data.get("gm_sheets", {}).items():
+            stored.setdefault(number, {})[faction] = from_data(sheets.Sheet, sheet)
+    for number, by_side in view.state.gm_sheets.items():
         stored.setdefault(number, {}).update(by_side)
-    _rolloff_requests(game, by_faction, dice)
+    _rolloff_requests(view, by_faction, dice)
     alerts: list[str] = []
-    for battle in tabletop_battles(game):
-        alerts += _decide(game, battle, final, dice)
-    game.data["gm_needed"] = any(str(b.number) not in accepted(game) for b in tabletop_battles(game))
+    for battle in tabletop_battles(view):
+        alerts += _decide(view, battle, final, dice)
+    view.state.gm_needed = any(str(b.number) not in accepted(view) for b in tabletop_battles(view))
     return alerts
 
 
-def _rolloff_requests(game: Game, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice) -> None:
-    moved = from_data(movement.Movement, game.data["movement"])
-    reports = game.data.get("battle_reports", {})
+def _rolloff_requests(view: DRView, by_faction: Mapping[str, Mapping[str, Any]], dice: Dice) -> None:
+    moved = view.state.movement
+    reports = view.state.battle_reports
     for sub in by_faction.values():
         for number in sub.get("rolloff", {}):
             battle = next((b for b in moved.battles if str(b.number) == number), None)
             if battle is None or battle.kind != movement.TABLETOP or reports.get(number):
                 continue
             a, b = (s.faction for s in battle.sides)
-            count, locked = movement.lock_status(game.state, a, b, game.rules)
-            if count >= game.rules["rolloff.optional_after"] and not locked:
-                movement.convert_to_rolloff(game.state, game.gmap, game.rules, moved, battle.number, dice)
-    game.data["movement"] = to_data(moved)
+            count, locked = movement.lock_status(view.state.dr, a, b, view.rules)
+            if count >= view.rules["rolloff.optional_after"] and not locked:
+                movement.convert_to_rolloff(view.state.dr, view.map, view.rules, moved, battle.number, dice)
 
 
-def _decide(game: Game, battle: movement.Battle, final: bool, dice: Dice) -> list[str]:
+def _decide(view: DRView, battle: movement.Battle, final: bool, dice: Dice) -> list[str]:
     number = str(battle.number)
-    gm = game.data.get("gm_results", {}).get(number)
+    gm = view.state.gm_results.get(number)
     if gm:
-        accepted(game)[number] = {**gm, "source": "gm"}
+        accepted(view)[number] = gm.accepted("gm")
         return []
-    got = list(game.data.get("battle_reports", {}).get(number, {}).values())
+    got = list(view.state.battle_reports.get(number, {}).values())
     if len(got) == 2 and got[0] == got[1]:
-        accepted(game)[number] = {**got[0], "source": "players"}
+        accepted(view)[number] = got[0].accepted("players")
         return []
     if len(got) == 2:
         return [(f"Battle {number}: the two reports differ ({format_result(battle.number, got[0])} / "
-                 f"{format_result(battle.number, got[1])}); settle it with `RESULT {number} <winner|draw> [massacred]`.")]
+                 f"{format_result(battle.number, got[1])}); "
+                 f"settle it with `RESULT {number} <winner|draw> [massacred]`.")]
     if not final:
         return []
-    if len(got) == 1 and game.rules["battle.single_report_accept"]:
-        accepted(game)[number] = {**got[0], "source": "single-report"}
+    if len(got) == 1 and view.rules["battle.single_report_accept"]:
+        accepted(view)[number] = got[0].accepted("single-report")
         return []
-    if not got and game.rules["battle.unreported"] == "rolloff":
-        _roll_off_unreported(game, battle.number, dice)
+    if not got and view.rules["battle.unreported"] == "rolloff":
+        _roll_off_unreported(view, battle.number, dice)
         return []
     return [f"Battle {number}: no result reported by the deadline; enter it with `RESULT {number} <winner|draw>`."]
 
 
-def _roll_off_unreported(game: Game, number: int, dice: Dice) -> None:
+def _roll_off_unreported(view: DRView, number: int, dice: Dice) -> None:
     """DR-ROL-9: with `battle.unreported = "rolloff"` an unreported battle is rolled off."""
-    moved = from_data(movement.Movement, game.data["movement"])
-    movement.convert_to_rolloff(game.state, game.gmap, game.rules, moved, number, dice)
-    game.data["movement"] = to_data(moved)
+    movement.convert_to_rolloff(view.state.dr, view.map, view.rules, view.state.movement, number, dice)
 
 
-def accepted_results(game: Game) -> dict[int, BattleResult]:
+def accepted_results(view: DRView) -> dict[int, BattleResult]:
     out = {}
-    for number, value in accepted(game).items():
-        out[int(number)] = BattleResult(int(number), value["winner"], value["massacred"], value["obliterated"],
-                                        value.get("source", "players"))
+    for number, value in accepted(view).items():
+        out[int(number)] = BattleResult(int(number), value.winner, value.massacred, value.obliterated,
+                                        value.source or "players")
     return out
 
 
-def gm_result(game: Game, words: list[str]) -> str:
+def gm_result(view: DRView, words: Sequence[str]) -> str:
     """The GM's result for a battle (DR-GEN-6, DR-BAT-8), entered by mail or `pbem result`."""
     if not words:
         raise ValueError("RESULT needs a battle number")
-    battle = _battle(game, "", words[0])
+    battle = _battle(view, "", words[0])
     try:
-        result = read_outcome(game, battle, words[1:])
+        result = read_outcome(view, battle, words[1:])
     except OrderProblem as problem:
         raise ValueError(problem.reason) from problem
-    game.data.setdefault("gm_results", {})[str(battle.number)] = {**result, "battle": str(battle.number)}
-    game.data["gm_needed"] = False
+    view.state.gm_results[str(battle.number)] = ReportedResult.of({**result, "battle": str(battle.number)})
+    view.state.gm_needed = False
     return f"battle {battle.number} result set: {format_result(battle.number, result)}"
 
 
-def gm_sheet(game: Game, words: list[str]) -> str:
+def gm_sheet(view: DRView, words: Sequence[str]) -> str:
     """The GM enters or corrects one side's post-battle sheet (DR-GEN-6, DR-LOS-1):
     `SHEET <battle> <faction> <line>; <line>; ... [; PRIORITY ...]`, taken whole or not at all."""
     if len(words) < 3:
         raise ValueError("write `SHEET <battle> <faction> <line>; <line>; ...`, e.g. "
                          "`SHEET 1 Red U1 lost 11; C1 killed; PRIORITY U1`")
     try:
-        battle = _battle(game, "", words[0])
-        faction = _faction(game, words[1], [s.faction for s in battle.sides])
+        battle = _battle(view, "", words[0])
+        faction = _faction(view, words[1], [s.faction for s in battle.sides])
     except OrderProblem as problem:
         raise ValueError(problem.reason) from problem
     army = battle.side_of(faction).champion
-    lst = game.state.lists.get(army)
+    lst = view.state.dr.lists.get(army)
     if lst is None or lst.roster.empty:
         raise ValueError(f"{army} has no registered entries, so there is no sheet to enter")
     lines = [(n, part.strip()) for n, part in enumerate(" ".join(words[2:]).split(";"), start=1) if part.strip()]
@@ -287,6 +285,12 @@ def gm_sheet(game: Game, words: list[str]) -> str:
         raise ValueError(f"the sheet for {army} was not taken: " +
                          "; ".join(f"entry {p.line_no} ({p.line}): {p.reason}" for p in problems))
     sheet.source = "gm"
-    game.data.setdefault("gm_sheets", {}).setdefault(str(battle.number), {})[faction] = to_data(sheet)
-    name = game.state.factions[faction].name
+    view.state.gm_sheets.setdefault(str(battle.number), {})[faction] = sheet
+    name = view.state.dr.factions[faction].name
     return f"battle {battle.number}: {name}'s sheet for {army} set: {'; '.join(sheet.format()[1:])}"
+
+
+RESULT: GMVerb[DRGame, GameMap] = GMVerb("RESULT", "RESULT <battle> <winner|draw> [massacred] [obliterated]",
+                                  "enter or override the result of a tabletop battle", gm_result)
+SHEET: GMVerb[DRGame, GameMap] = GMVerb("SHEET", "SHEET <battle> <faction> <line>; <line>; ...",
+                                 "enter or correct one side's post-battle sheet", gm_sheet)

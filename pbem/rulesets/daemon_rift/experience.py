@@ -123,7 +123,8 @@ class Experience:
         r = row(table, total)
         if r["result"] == "stat" and all(s in taken(e) for s in r["options"]) and "if_already" in r:
             total, r = int(r["if_already"]), row(table, int(r["if_already"]))
-            record.result = f"{roll.total}, read as {total} (already has {'/'.join(options(self.rules, e, roll.total)[0])}): "
+            had = "/".join(options(self.rules, e, roll.total)[0])
+            record.result = f"{roll.total}, read as {total} (already has {had}): "
         if r["result"] == "none":
             record.result += "no upgrade"
             return 0

@@ -347,7 +347,8 @@ class Board:
         pairs = []
         for a in self.token_order():
             b = self.swap_partner(a)
-            if b and self.faction[a] != self.faction[b] and self.gmap.order(self.start[a]) < self.gmap.order(self.start[b]):
+            if b and self.faction[a] != self.faction[b] \
+                    and self.gmap.order(self.start[a]) < self.gmap.order(self.start[b]):
                 pairs.append((a, b))
         return sorted(pairs, key=lambda p: self.gmap.order(self.start[p[0]]))
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from pbem.mapdata import GameMap
 from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
@@ -121,7 +122,7 @@ def territories(gmap: GameMap, text: str) -> list[str]:
     return out
 
 
-def _unknown_place(gmap: GameMap, atoms: list[str], last: int, bad: int) -> None:
+def _unknown_place(gmap: GameMap, atoms: list[str], last: int, bad: int) -> NoReturn:
     """Raise the problem of `atoms[bad]`: ambiguous as typed, or unknown judged with the words
     before it ("Cinder Reech" after "Cinder" was read as the start of Cinder Reach)."""
     try:
@@ -385,7 +386,8 @@ def format_faction_orders(fo: FactionOrders) -> list[str]:
     lines += [f"PLACE {' '.join(fo.placement)}"] if fo.placement else []
     lines += [f"REMOVE {' '.join(fo.removal)}"] if fo.removal else []
     lines += [format_repair(t, fo.repairs[t]) for t in sorted(fo.repairs, key=_token_key)]
-    lines += [f"CHOOSE {t} {e} {s}" for t in sorted(fo.choices, key=_token_key) for e, s in sorted(fo.choices[t].items())]
+    lines += [f"CHOOSE {t} {e} {s}" for t in sorted(fo.choices, key=_token_key)
+              for e, s in sorted(fo.choices[t].items())]
     return lines
 
 

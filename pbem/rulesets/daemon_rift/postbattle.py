@@ -14,9 +14,9 @@ GM is told.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pbem.dice import Dice
 from pbem.rulebook import RuleBook
@@ -30,7 +30,6 @@ from pbem.rulesets.daemon_rift.losses import (
 from pbem.rulesets.daemon_rift.model import LIST_ELIMINATED, BattleResult, DRState
 from pbem.rulesets.daemon_rift.movement import Battle
 from pbem.rulesets.daemon_rift.sheets import Sheet
-from pbem.tomlio import from_data
 
 
 @dataclass
@@ -43,11 +42,12 @@ class BattleLedger:
 
 
 class PostBattle:
-    """The battle hook; `sheets` maps battle number -> faction -> stored Sheet."""
+    """The battle hook; `sheets` maps battle number -> faction -> the sheet the window kept
+    (copied: reading a sheet may mark fled units dead, which the stored sheet must not show)."""
 
-    def __init__(self, state: DRState, rules: RuleBook, sheets: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(self, state: DRState, rules: RuleBook, sheets: Mapping[str, Mapping[str, Sheet]]) -> None:
         self.state, self.rules = state, rules
-        self.sheets = {int(n): {f: from_data(Sheet, s) for f, s in by.items()} for n, by in sheets.items()}
+        self.sheets = {int(n): {f: copy.deepcopy(s) for f, s in by.items()} for n, by in sheets.items()}
         self.ledgers: list[BattleLedger] = []
         self.alerts: list[str] = []
 
@@ -72,7 +72,8 @@ class PostBattle:
                 for line in sheet.lines:
                     line.killed = line.killed or line.fled
             if sheet is None:
-                ledger.notes.append(f"{side.champion} ({name}): no post-battle sheet, so no new losses and no experience")
+                ledger.notes.append(f"{side.champion} ({name}): no post-battle sheet, "
+                                    "so no new losses and no experience")
                 self.alerts.append(f"Battle {battle.number}: {name} sent no post-battle sheet for {side.champion}; "
                                    "its list takes no losses and no experience this time.")
                 continue

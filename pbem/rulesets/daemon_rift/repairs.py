@@ -22,6 +22,7 @@ Options where the catalog leaves a choice to the GM:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -57,7 +58,9 @@ class RepairLog:
 def show(value: Fraction) -> str:
     """An exact amount as players read it: 50, or 36 2/3."""
     whole, rest = divmod(value.numerator, value.denominator)
-    return str(whole) if not rest else (f"{whole} {rest}/{value.denominator}" if whole else f"{rest}/{value.denominator}")
+    if not rest:
+        return str(whole)
+    return f"{whole} {rest}/{value.denominator}" if whole else f"{rest}/{value.denominator}"
 
 
 def read_cost(text: str) -> Fraction:
@@ -68,7 +71,7 @@ def read_cost(text: str) -> Fraction:
     return Fraction(text)
 
 
-ROUNDING = {
+ROUNDING: dict[str, Callable[[Fraction], Fraction]] = {
     "none": lambda cost: cost,
     "up": lambda cost: Fraction(math.ceil(cost)),
     "down": lambda cost: Fraction(math.floor(cost)),

@@ -12,6 +12,7 @@ read by `rosters`:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -21,11 +22,11 @@ from pbem.rulesets.base import Parsed, Report
 from pbem.rulesets.daemon_rift import battle_window, movement, rosters, scoring, sheets
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.model import FactionOrders, TurnFacts
-from pbem.tomlio import from_data
+from pbem.tomlio import from_data, to_data
 
 if TYPE_CHECKING:
     from pbem.rulesets.daemon_rift.endturn import EndOfTurn
-    from pbem.rulesets.daemon_rift.ruleset import Game
+    from pbem.rulesets.daemon_rift.game_state import DRView
 
 
 def split_list_lines(lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
@@ -34,28 +35,27 @@ def split_list_lines(lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str]
 
 # -- lists -------------------------------------------------------------------------
 
-def parse_list_lines(game: Game, faction: str, lines: list[tuple[int, str]]) -> Parsed:
-    regs, accepted, problems = rosters.parse_lists(game.state, game.rules, faction, lines)
+def parse_list_lines(view: DRView, faction: str, lines: list[tuple[int, str]]) -> Parsed:
+    regs, accepted, problems = rosters.parse_lists(view.state.dr, view.rules, faction, lines)
     parsed = Parsed(payload={"lists": rosters.payload(regs)} if regs else {}, accepted=accepted,
                     problems=sorted(problems, key=lambda p: p.line_no))
     return parsed
 
 
-def store_lists(game: Game, by_faction: Mapping[str, Mapping[str, Any]]) -> None:
-    rosters.store(game, by_faction)
-
-
-def lists_alerts(game: Game) -> list[str]:
-    return rosters.alerts(game)
-
-
-def turn_one_report(game: Game) -> Report:
+def turn_one_report(view: DRView) -> Report:
     """To everyone when the lists window gives way to turn 1: its orders are open, with their deadline."""
-    return Report("turn_open", f"Turn {game.state.turn}: orders are open", ("*",), {}, public=True, key="opening")
+    return Report("turn_open", f"Turn {view.state.dr.turn}: orders are open", ("*",), {}, public=True, key="opening")
 
 
-def approve(game: Game, words: list[str]) -> str:
-    return rosters.approve(game, words)
+# -- payloads ------------------------------------------------------------------------
+
+def merge_payloads(previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """A new mail replaces the earlier one's orders as a whole; battle results, sheets, list
+    registrations and retreat answers replace per battle, list or token (DR-ORD-2)."""
+    merged = copy.deepcopy(dict(previous))
+    for key, value in new.items():
+        merged[key] = {**merged.get(key, {}), **value} if isinstance(value, dict) and key != "orders" else value
+    return merged
 
 
 # -- canonical lines -----------------------------------------------------------------
@@ -70,15 +70,16 @@ def canonical_lines(payload: Mapping[str, Any]) -> list[str]:
     lines += [f"ROLLOFF {n}" for n in sorted(payload.get("rolloff", {}))]
     for number in sorted(payload.get("sheets", {}), key=int):
         lines += from_data(sheets.Sheet, payload["sheets"][number]).format()
-    lines += [f"{t} {'DISBAND' if c == 'disband' else 'R ' + c}" for t, c in sorted(payload.get("retreats", {}).items())]
+    lines += [f"{t} {'DISBAND' if c == 'disband' else 'R ' + c}"
+              for t, c in sorted(payload.get("retreats", {}).items())]
     return lines
 
 
 # -- replies -------------------------------------------------------------------------
 
-def help_text(game: Game, player: Player) -> str:
-    tokens = ", ".join(t.id for t in game.state.tokens_of(player.faction)) or "none"
-    models = "" if game.rules["lists.share_models"] else " Your lists may not use the same physical models."
+def help_text(view: DRView, player: Player) -> str:
+    tokens = ", ".join(t.id for t in view.state.dr.tokens_of(player.faction)) or "none"
+    models = "" if view.rules["lists.share_models"] else " Your lists may not use the same physical models."
     return f"""Your tokens: {tokens}. One order per line:
 
     R-1 H                      hold
@@ -108,73 +109,81 @@ orders, `STATUS` shows them, `PASSWORD <new secret>` changes your secret. A new 
 your earlier orders as a whole."""
 
 
-def status(game: Game, player: Player) -> dict[str, Any]:
-    faction = player.faction
-    return {"tokens": game.state.tokens_of(faction), "control": sorted(game.state.controlled_by(faction)),
-            "gmap": game.gmap, "state": game.state}
+def status(view: DRView, player: Player) -> dict[str, Any]:
+    faction, state = player.faction, view.state.dr
+    return {"tokens": state.tokens_of(faction), "control": sorted(state.controlled_by(faction)),
+            "gmap": view.map, "state": state}
 
 
 # -- reports ------------------------------------------------------------------------
 
-def _base(game: Game) -> dict[str, Any]:
-    return {"state": game.state, "gmap": game.gmap, "rules": game.rules, "factions": game.state.factions,
-            "faction_order": game.state.ordered_factions()}
+def _base(view: DRView) -> dict[str, Any]:
+    state = view.state.dr
+    return {"state": state, "gmap": view.map, "rules": view.rules, "factions": state.factions,
+            "faction_order": state.ordered_factions()}
 
 
-def movement_reports(game: Game, dice: Dice) -> list[Report]:
-    moved = from_data(movement.Movement, game.data["movement"])
-    context = _base(game) | {"movement": moved, "nmr_factions": game.data.get("nmr", [])}
-    reports = [Report("movement_report", f"Turn {game.state.turn}: movement", ("*",), context, public=True,
+def _moved(view: DRView) -> dict[str, Any]:
+    """The movement as the reports show it; a copy, so a later change to the state leaves a report alone."""
+    return {"movement": from_data(movement.Movement, to_data(view.state.movement)),
+            "nmr_factions": list(view.state.nmr)}
+
+
+def movement_reports(view: DRView, dice: Dice) -> list[Report]:
+    context = _base(view) | _moved(view)
+    reports = [Report("movement_report", f"Turn {view.state.dr.turn}: movement", ("*",), context, public=True,
                       key="movement")]
-    reports += [briefing(game, context, b) for b in moved.battles if b.kind == movement.TABLETOP]
+    reports += [briefing(view, context, b) for b in context["movement"].battles if b.kind == movement.TABLETOP]
     return reports
 
 
-def briefing(game: Game, context: dict[str, Any], battle: movement.Battle) -> Report:
+def briefing(view: DRView, context: dict[str, Any], battle: movement.Battle) -> Report:
     """The battle briefing to both sides and the GM (DR-TRN-4)."""
-    players = tuple(game.player_of(s.faction) for s in battle.sides) + ("gm",)
-    lists = {s.faction: game.state.lists.get(s.champion) for s in battle.sides}
+    state = view.state.dr
+    players = tuple(view.player_of(s.faction) for s in battle.sides) + ("gm",)
+    lists = {s.faction: state.lists.get(s.champion) for s in battle.sides}
     rows = {f: rosters.roster_rows(lst.roster) if lst else [] for f, lst in lists.items()}
-    return Report("briefing", f"Turn {game.state.turn}: battle {battle.number} briefing", players,
+    return Report("briefing", f"Turn {state.turn}: battle {battle.number} briefing", players,
                   context | {"battle": battle, "lists": lists, "roster_rows": rows}, key=f"briefing-{battle.number}")
 
 
-def second_window_reports(game: Game, battle: movement.Battle) -> list[Report]:
+def second_window_reports(view: DRView, battle: movement.Battle) -> list[Report]:
     """A dependent contest fought in a further battle window (`battle.dependent_contest`)."""
-    moved = from_data(movement.Movement, game.data["movement"])
-    return [briefing(game, _base(game) | {"movement": moved, "nmr_factions": game.data.get("nmr", [])}, battle)]
+    return [briefing(view, _base(view) | _moved(view), battle)]
 
 
-def battle_reports(game: Game, dice: Dice) -> list[Report]:
+def battle_reports(view: DRView, dice: Dice) -> list[Report]:
     """The battles and what followed them; a turn without a battle has no battle report."""
-    moved = from_data(movement.Movement, game.data["movement"])
-    after = game.data["aftermath"]
+    moved = _moved(view)["movement"]
+    after = to_data(view.state.aftermath)
     if not moved.battles and not (after.get("dependents") or after.get("lines") or after.get("retreats")):
         return []
-    context = _base(game) | {"movement": moved, "aftermath": game.data["aftermath"],
-                             "results": battle_window.accepted(game),
-                             "postbattle": game.data.get("postbattle", {}).get("ledgers", [])}
-    return [Report("battle_report", f"Turn {game.state.turn}: battles", ("*",), context, public=True, key="battles")]
+    context = _base(view) | {"movement": moved, "aftermath": after,
+                             "results": to_data(battle_window.accepted(view)),
+                             "postbattle": to_data(view.state.postbattle.ledgers)}
+    return [Report("battle_report", f"Turn {view.state.dr.turn}: battles", ("*",), context, public=True,
+                   key="battles")]
 
 
-def end_of_turn_reports(game: Game, facts: TurnFacts, eot: EndOfTurn) -> list[Report]:
-    factions = game.state.ordered_factions()
+def end_of_turn_reports(view: DRView, facts: TurnFacts, eot: EndOfTurn) -> list[Report]:
+    state = view.state.dr
+    factions = state.ordered_factions()
     pairs = []
     for i, a in enumerate(factions):
         for b in factions[i + 1:]:
-            count, locked = movement.lock_status(game.state, a, b, game.rules)
+            count, locked = movement.lock_status(state, a, b, view.rules)
             pairs.append({"a": a, "b": b, "count": count, "locked": locked})
-    final = scoring.final_standings(game.state, game.gmap, game.rules) if game.state.phase == "over" else []
-    context = _base(game) | {"eot": eot, "facts": facts, "pairs": pairs, "final": final,
-                             "veterans": rosters.veterans(game.state)}
+    final = scoring.final_standings(state, view.map, view.rules) if state.phase == "over" else []
+    context = _base(view) | {"eot": eot, "facts": facts, "pairs": pairs, "final": final,
+                             "veterans": rosters.veterans(state)}
     reports = [Report("turn_report", f"Turn {eot.turn}: end of turn" + (" and final standings" if final else ""),
                       ("*",), context, public=True, key="turn")]
     for fid in factions:
-        pid = game.player_of(fid)
+        pid = view.player_of(fid)
         if pid:
-            mine = [lst for key, lst in sorted(game.state.lists.items()) if lst.faction == fid]
+            mine = [lst for key, lst in sorted(state.lists.items()) if lst.faction == fid]
             rows = {lst.key: rosters.roster_rows(lst.roster) for lst in mine}
             reports.append(Report("private_report", f"Turn {eot.turn}: your armies", (pid,),
-                                  context | {"faction": game.state.factions[fid], "lists": mine, "roster_rows": rows,
-                                             "tokens": game.state.tokens_of(fid)}, key=f"private-{pid}"))
+                                  context | {"faction": state.factions[fid], "lists": mine, "roster_rows": rows,
+                                             "tokens": state.tokens_of(fid)}, key=f"private-{pid}"))
     return reports

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +53,7 @@ from pbem.rulesets.daemon_rift.setup import guarded_names, roster_names
 from pbem.tomlio import from_data, to_data
 
 if TYPE_CHECKING:
-    from pbem.rulesets.daemon_rift.ruleset import Game
+    from pbem.rulesets.daemon_rift.game_state import DRView
 
 # Every spelling a player may use, to the kind the loss and experience rules know (DR-LOS-1).
 KINDS = {
@@ -319,7 +319,8 @@ def entry_problems(rules: RuleBook, e: Entry) -> list[str]:
     if e.kind == "character" and e.models != 1:
         out.append("a character is a single model")
     if e.kind == "monster" and e.wounds < int(rules["losses.monster_min_wounds"]):
-        out.append(f"a monster has {rules['losses.monster_min_wounds']}+ wounds (W{rules['losses.monster_min_wounds']}); "
+        least = rules["losses.monster_min_wounds"]
+        out.append(f"a monster has {least}+ wounds (W{least}); "
                    "enter smaller creatures as infantry, cavalry or twowound")
     if e.kind == "twowound" and e.wounds != 2:
         out.append("a twowound unit has models of 2 wounds (W2)")
@@ -358,20 +359,16 @@ def shared_names(state: DRState, reg: Registration, rules: RuleBook | None = Non
 
 # --- the game's side -----------------------------------------------------------------------
 
-def pending(game: Game) -> dict[str, Registration]:
-    return {t: from_data(Registration, r) for t, r in game.data.get("pending_lists", {}).items()}
-
-
-def store(game: Game, by_faction: Mapping[str, Mapping[str, Any]]) -> None:
+def store(view: DRView, by_faction: Mapping[str, Mapping[str, Any]]) -> None:
     """Registrations sent in this window wait for the GM; a new one for a token replaces the old."""
-    stored = game.data.setdefault("pending_lists", {})
+    stored = view.state.pending_lists
     for sub in by_faction.values():
-        stored.update(sub.get("lists", {}))
+        stored.update({token: from_data(Registration, reg) for token, reg in sub.get("lists", {}).items()})
 
 
-def alerts(game: Game) -> list[str]:
+def alerts(view: DRView) -> list[str]:
     out = []
-    for token, reg in sorted(pending(game).items()):
+    for token, reg in sorted(view.state.pending_lists.items()):
         out.append(f'List {token} "{reg.name}": {len(reg.roster.entries)} entries, {reg.roster.points}/'
                    f"{reg.roster.limit} points (artillery: {'yes' if reg.artillery else 'no'}, "
                    f"fast: {'yes' if reg.fast else 'no'}, declared: {', '.join(declared_names(reg)) or '-'})"
@@ -380,8 +377,9 @@ def alerts(game: Game) -> list[str]:
     return out
 
 
-def approve(game: Game, words: list[str]) -> str:
-    stored = game.data.setdefault("pending_lists", {})
+def approve(view: DRView, words: Sequence[str]) -> str:
+    """The GM's APPROVE (DR-LST-3, DR-LST-8): the registrations named, or ALL, become the lists."""
+    stored = view.state.pending_lists
     tokens = sorted(stored) if [w.upper() for w in words] == ["ALL"] else [dr_parse.token_id(w) for w in words]
     if not tokens and words:
         raise ValueError("no army list is waiting for approval")
@@ -391,9 +389,9 @@ def approve(game: Game, words: list[str]) -> str:
     for token in tokens:
         if token not in stored:
             raise ValueError(f"no list registered for {token}")
-        reg = from_data(Registration, stored.pop(token))
-        warnings = setup.approve_list(game.state, token, name=reg.name, artillery=reg.artillery, fast=reg.fast,
-                                      declared=reg.declared, roster=reg.roster, rules=game.rules)
+        reg = stored.pop(token)
+        warnings = setup.approve_list(view.state.dr, token, name=reg.name, artillery=reg.artillery, fast=reg.fast,
+                                      declared=reg.declared, roster=reg.roster, rules=view.rules)
         out.append(f"{token} approved" + (f" (check: {'; '.join(warnings)})" if warnings else ""))
     return "; ".join(out)
 
@@ -448,6 +446,7 @@ def veterans(state: DRState, limit: int = 5) -> list[dict[str, str]]:
             if ups or deaths:
                 rows.append((len(ups) + deaths, {
                     "faction": state.factions[lst.faction].name, "army": lst.name or lst.key, "name": e.name,
-                    "honours": ", ".join([f"+1 {u}" for u in ups] + ([f"survived {deaths} death(s)"] if deaths else []))}))
+                    "honours": ", ".join([f"+1 {u}" for u in ups]
+                                         + ([f"survived {deaths} death(s)"] if deaths else []))}))
     rows.sort(key=lambda r: -r[0])
     return [r for _, r in rows[:limit]]

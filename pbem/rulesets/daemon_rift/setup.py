@@ -133,7 +133,8 @@ def approve_list(state: DRState, token_id: str, *, name: str, artillery: bool, f
     if roster is not None:
         roster.army, roster.name = token_id, name
         roster.carry_over(lst.roster)
-        roster.note(state.turn, "", f"list {quoted(name)} approved: {len(roster.entries)} entries, {roster.points} points")
+        roster.note(state.turn, "",
+                    f"list {quoted(name)} approved: {len(roster.entries)} entries, {roster.points} points")
         given = {n.casefold() for n in names}
         names += [n for n in roster_names(roster) if n.casefold() not in given]
         lst.roster = roster

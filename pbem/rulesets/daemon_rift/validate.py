@@ -60,7 +60,7 @@ def champion_problem(state: DRState, token: Token, order: Order) -> str:
 
 def steps_of(start: str, path: tuple[str, ...]) -> list[Step]:
     """The borders a path crosses, in order."""
-    return list(zip((start, *path), path))
+    return list(zip((start, *path), path, strict=False))     # n places, n - 1 borders
 
 
 def move_problem(state: DRState, gmap: GameMap, rules: RuleBook, token: Token, path: tuple[str, ...]) -> str:
@@ -203,7 +203,8 @@ def effective_orders(
     return eff
 
 
-def _validate(state: DRState, gmap: GameMap, rules: RuleBook, submitted: Mapping[str, FactionOrders], eff: Effective) -> None:
+def _validate(state: DRState, gmap: GameMap, rules: RuleBook, submitted: Mapping[str, FactionOrders],
+              eff: Effective) -> None:
     """DR-ORD-3: no order or an invalid one means Hold; the reason is kept."""
     for token in token_order(state):
         sent = submitted.get(token.faction, FactionOrders())
@@ -253,7 +254,8 @@ def _roll_artillery(state: DRState, gmap: GameMap, rules: RuleBook, dice: Dice, 
             eff.stopped.append(token.id)
 
 
-def _artillery_fails(token: Token, order: Order, steps: list[Step], rules: RuleBook, dice: Dice, eff: Effective) -> bool:
+def _artillery_fails(token: Token, order: Order, steps: list[Step], rules: RuleBook, dice: Dice,
+                     eff: Effective) -> bool:
     route = "-".join((token.territory, *order.path))
     fail_on = rules["artillery.fail_on"]
     per_step = rules["artillery.roll_per"] == "step"

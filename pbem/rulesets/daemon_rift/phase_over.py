@@ -1,0 +1,25 @@
+"""The campaign is over (DR-VP): nothing is owed, and any lines are answered as such."""
+
+from __future__ import annotations
+
+from pbem.campaign import Player
+from pbem.dice import Dice
+from pbem.mapdata import GameMap
+from pbem.orders import InvalidOrder
+from pbem.rulesets.base import Parsed
+from pbem.rulesets.daemon_rift import reporting
+from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
+from pbem.rulesets.phases import Lines, Outcome, Phase, Submissions
+
+
+def parse(view: DRView, player: Player, lines: Lines) -> Parsed:
+    return Parsed(payload={}, problems=[InvalidOrder("the campaign is over; no orders are read", n, l)
+                                        for n, l in lines])
+
+
+def resolve(view: DRView, submissions: Submissions, dice: Dice) -> Outcome[DRGame]:
+    return Outcome(view.state)
+
+
+OVER: Phase[DRGame, GameMap] = Phase(
+    title="campaign over", window="orders", parse=parse, resolve=resolve, over=True, help=reporting.help_text)
