@@ -24,7 +24,8 @@ GROUPS = {"pbem.rulesets": plugins.RULESETS, "pbem.forums": plugins.FORUMS,
 class Pigeon:
     """A transport from another distribution: it keeps what it is given."""
 
-    sent: list[EmailMessage] = []
+    def __init__(self) -> None:
+        self.sent: list[EmailMessage] = []
 
     def send(self, msg: EmailMessage) -> None:
         self.sent.append(msg)
@@ -102,7 +103,7 @@ def test_stale_metadata_of_pbem_itself_is_not_read_when_running_from_a_source_tr
 
 
 def test_unknown_kinds_name_the_registered_ones(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="unknown inbox type 'pop3'; expected one of: maildir, eml, imap$"):
+    with pytest.raises(ValueError, match=r"unknown inbox type 'pop3'; expected one of: maildir, eml, imap$"):
         open_inbox({"type": "pop3", "path": "x"}, tmp_path)
     assert forum_problems({"kind": "usenet"}, []) == [
         "transport.forum.kind: 'usenet'; expected one of folder, discourse"]
