@@ -17,6 +17,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.campaign import Campaign, discover, load_settings
@@ -25,7 +26,7 @@ from pbem.envelope import campaign_named, read_envelope
 from pbem.intake import Intake
 from pbem.isolation import is_injected, one_line, passes_through
 from pbem.journal import KEEP_DAYS, handled, journal_key
-from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.compose import Letterhead
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
@@ -296,11 +297,9 @@ class Postmaster:
         self.changed = True
         if usable_sender(sub, self.own) and self._may_answer(sub.sender):
             text = render("common", "quarantined", {"title": "pbem", "held": held, "now": self.now})
-            domain = self.site.address.partition("@")[2] or "localhost"
-            mail = OutgoingMail(key=f"quarantined/{held.id}", to=(sub.sender,), markdown=text,
-                                subject="your message could not be processed", sender=f"pbem <{self.site.address}>")
             try:
-                reply = compose(mail, campaign="postmaster", domain=domain, date=self.now)
+                reply = Letterhead.postmaster(self.site.address).write(
+                    f"quarantined/{held.id}", (sub.sender,), "your message could not be processed", text, self.now)
             except ValueError as exc:     # a sender compose cannot write: the message stays set aside
                 self.last_failure += f"; its sender could not be answered: {one_line(exc)}"
                 return HELD
@@ -363,13 +362,11 @@ class Postmaster:
     def _may_answer(self, address: str) -> bool:
         return REPLIES.admit(self.state.setdefault("replies", {}), address, self.now)
 
-    def _reply(self, sub: Submission, named: str, elsewhere: str):  # type: ignore[no-untyped-def]
+    def _reply(self, sub: Submission, named: str, elsewhere: str) -> EmailMessage:
         quoted = SecretMask(sub.subject, [read_envelope(sub.subject, sub.text).secret])(sub.subject)
         context = {"named": named, "subject": quoted, "address": self.site.address, "elsewhere": elsewhere}
         text = render("common", "unrouted", context, self.site.root)
         subject = quoted if quoted.lower().startswith("re:") else f"Re: {quoted or 'your mail'}"
-        domain = self.site.address.partition("@")[2] or "localhost"
-        mail = OutgoingMail(key=f"unrouted/{journal_key(sub)}", to=(sub.sender,), subject=subject, markdown=text,
-                            sender=f"pbem <{self.site.address}>", in_reply_to=sub.message_id,
-                            references=sub.references, auto_reply=True)
-        return compose(mail, campaign="postmaster", domain=domain, date=self.now)
+        return Letterhead.postmaster(self.site.address).write(
+            f"unrouted/{journal_key(sub)}", (sub.sender,), subject, text, self.now,
+            in_reply_to=sub.message_id, references=sub.references, auto_reply=True)
