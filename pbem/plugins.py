@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from importlib.metadata import distributions
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +51,10 @@ class Registry:
         """Every name and its target: pbem's own, then other distributions', then `extra`;
         the first to claim a name keeps it."""
         found = dict(own_entries(self.group))
-        for ep in entry_points(group=self.group):
-            if ep.dist is not None and ep.dist.name == PROJECT and from_source_tree():
+        for name, target, distribution in installed(self.group):
+            if distribution == PROJECT and from_source_tree():
                 continue        # stale editable metadata: the source tree's pyproject.toml said it
-            found.setdefault(ep.name, ep.value)
+            found.setdefault(name, target)
         for name, target in self.extra.items():
             found.setdefault(name, target)
         return found
@@ -74,6 +76,34 @@ def load_target(target: str) -> Any:
     for part in attribute.strip().split(".") if attribute.strip() else ():
         found = getattr(found, part)
     return found
+
+
+def installed(group: str) -> list[tuple[str, str, str]]:
+    """(name, target, distribution) of every installed entry point of the group."""
+    return _scan(tuple(sys.path)).get(group, [])
+
+
+@functools.lru_cache(maxsize=8)
+def _scan(path: tuple[str, ...]) -> dict[str, list[tuple[str, str, str]]]:
+    """pbem's groups of every distribution on `path`, read once per sys.path: reading all the
+    metadata takes long enough (tens of milliseconds) to matter when every settings check
+    asks, and a distribution installed meanwhile is found by the next run (or, in a test, by
+    putting its folder on sys.path)."""
+    found: dict[str, list[tuple[str, str, str]]] = {}
+    seen: set[str] = set()
+    for dist in distributions(path=list(path)):
+        name = str(dist.metadata["Name"] or "")
+        if _normal(name) in seen:
+            continue            # the first of a name on the path is the one imported, as entry_points() says
+        seen.add(_normal(name))
+        for ep in dist.entry_points:
+            if ep.group.startswith(f"{PROJECT}."):
+                found.setdefault(ep.group, []).append((ep.name, ep.value, name))
+    return found
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def from_source_tree() -> bool:
