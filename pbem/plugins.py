@@ -18,7 +18,10 @@ at install time, and goes stale as soon as the source adds an entry. Installed f
 
 Tests add entries without writing metadata through `Registry.extra`, a plain dict that
 `monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")`
-fills for one test; extra entries come after the built-in ones and never replace them.
+fills for one test; extra entries come after the built-in ones and never replace them. A test
+may also install a distribution for real: a folder with `NAME.dist-info/METADATA` and
+`entry_points.txt`, put on sys.path (`monkeypatch.syspath_prepend`). Installed metadata is read
+once per sys.path; `rescan()` reads it again when the folder was on the path already.
 """
 
 from __future__ import annotations
@@ -104,6 +107,11 @@ def _scan(path: tuple[str, ...]) -> dict[str, list[tuple[str, str, str]]]:
 
 def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def rescan() -> None:
+    """Read the metadata again: for a distribution written into a folder already on sys.path."""
+    _scan.cache_clear()
 
 
 def from_source_tree() -> bool:

@@ -110,3 +110,12 @@ def test_unknown_kinds_name_the_registered_ones(tmp_path: Path) -> None:
     assert forum_problems({"kind": "discourse"}, [])[:2] == [
         "transport.forum.url: the Discourse site's address, https://...",
         "transport.forum.topic: the campaign thread's topic id (a positive number)"]
+
+
+def test_a_distribution_written_into_a_folder_already_on_the_path_is_found_after_a_rescan(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "crashy" not in registry.available()
+    distribution(tmp_path, "pbem_late", {"pbem.rulesets": {"crashy": "tests.crashy_ruleset:RULESET"}})
+    plugins.rescan()
+    assert registry.get("crashy").aliases == ("crashy",)
