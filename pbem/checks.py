@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UserError
+from pbem.plugins import INBOXES, TRANSPORTS
 from pbem.store import StoreError, read_toml
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -166,8 +167,9 @@ def check_transport(transport: Table) -> None:
     """`[transport.inbox]` and `[transport.outbox]`: tables of a known type, a folder's path for
     the local kinds. Server settings (host, TLS, login) are checked where pbem.mail opens them,
     each tick, with the same key in the message."""
-    for name, kinds in (("inbox", ("maildir", "eml", "imap")), ("outbox", ("maildir", "smtp"))):
+    for name, registry in (("inbox", INBOXES), ("outbox", TRANSPORTS)):
         table = Table.of(transport, name)
+        kinds = registry.names()
         kind = table.raw.get("type")
         if table.raw and kind not in kinds:
             table.wrong("type", f"one of {', '.join(kinds)}")

@@ -34,7 +34,7 @@ from pbem.intake import Intake, Outcome, Reply
 from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
                             passes_through, problem_key)
 from pbem.journal import journal_key, prune as prune_journal
-from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.compose import Letterhead
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
@@ -45,7 +45,7 @@ from pbem.quarantine import (DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Qu
 from pbem.reports import render
 from pbem.routing import SharedIntake
 from pbem.rulesets import registry
-from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset, Stage
+from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Report, Ruleset, Stage
 from pbem.store import LockBusy, campaign_lock
 from pbem.template_alerts import alert_template_problems
 
@@ -156,11 +156,8 @@ def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessag
     text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
     # keyed by the telling, not only the problem: one that comes back after a clean tick is news
     # again (pbem/isolation.py), and the transport would refuse the Message-ID it sent the first time
-    mail = OutgoingMail(key=f"problem/{digest(problem)}/{turns.iso(now)}", to=(settings.gm.email,),
-                        subject=f"[{settings.name}] was not processed", markdown=text,
-                        sender=f"{settings.title} <{settings.address}>", auto_reply=False,
-                        list_id=f"{settings.name}.{settings.domain}")
-    return compose(mail, campaign=settings.name, domain=settings.domain, date=now)
+    return Letterhead.of(settings).write(f"problem/{digest(problem)}/{turns.iso(now)}", (settings.gm.email,),
+                                         f"[{settings.name}] was not processed", text, now)
 
 
 def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True) -> None:
@@ -413,14 +410,11 @@ def alert_mail(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime
     return build_mail(camp, ruleset, reply, now)
 
 
-def build_mail(camp: Campaign, ruleset: Ruleset, reply: Reply, now: datetime):  # type: ignore[no-untyped-def]
+def build_mail(camp: Campaign, ruleset: AnyRuleset, reply: Reply, now: datetime) -> EmailMessage:
     body = render(ruleset.templates, reply.template, reply.context, camp.folder)
-    mail = OutgoingMail(
-        key=reply.key, to=reply.to, subject=reply.subject, markdown=body,
-        sender=f"{camp.settings.title} <{camp.settings.address}>", in_reply_to=reply.in_reply_to,
-        references=reply.references, auto_reply=reply.auto_reply, list_id=f"{camp.name}.{camp.settings.domain}",
-    )
-    return compose(mail, campaign=camp.name, domain=camp.settings.domain, date=now)
+    return Letterhead.of(camp.settings).write(reply.key, reply.to, reply.subject, body, now,
+                                              in_reply_to=reply.in_reply_to, references=reply.references,
+                                              auto_reply=reply.auto_reply)
 
 
 # -- forum -----------------------------------------------------------------------
@@ -659,10 +653,8 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
     if report.public and settings.gm.email not in to:
         to.append(settings.gm.email)
     for address in to:
-        mail = OutgoingMail(key=f"{key}/{address}", to=(address,), subject=f"[{camp.name}] {report.subject}",
-                            markdown=text, sender=f"{settings.title} <{settings.address}>",
-                            list_id=f"{camp.name}.{settings.domain}")
-        enqueue(camp.folder, compose(mail, campaign=camp.name, domain=settings.domain, date=now))
+        enqueue(camp.folder, Letterhead.of(settings).write(f"{key}/{address}", (address,),
+                                                           f"[{camp.name}] {report.subject}", text, now))
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text)
 

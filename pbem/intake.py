@@ -29,6 +29,7 @@ from pbem.masking import SecretMask, masked
 from pbem.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.rulesets.base import Context, Parsed, Report, Ruleset, Stage
 from pbem.schedule import iso, parse_duration, parse_time
+from pbem.throttle import Throttle
 
 FAILURE_WINDOW = timedelta(hours=24)
 FAILURE_LIMIT = 5
@@ -129,18 +130,16 @@ class Intake:
         if not reply.auto_reply:
             return True
         counts = self.camp.state.setdefault("replies", {})
+        throttle = Throttle(REPLY_LIMIT, REPLY_WINDOW)
         allowed = True
         for address in reply.to:
-            recent = [t for t in counts.get(address, []) if parse_time(t) > self.now - REPLY_WINDOW]
-            if len(recent) >= REPLY_LIMIT:
-                allowed = False
-                if len(recent) == REPLY_LIMIT:
-                    outcome.gm_alerts.append(f"{address} was sent {REPLY_LIMIT} automatic replies within an hour; "
-                                             "further mail from it is processed but not answered for now.")
-                    recent.append(iso(self.now))
-            else:
-                recent.append(iso(self.now))
-            counts[address] = recent
+            given = throttle.count(counts, address, self.now)
+            if given <= REPLY_LIMIT:      # the first reply held back counts too: the GM hears once
+                throttle.record(counts, address, self.now)
+            if given == REPLY_LIMIT:
+                outcome.gm_alerts.append(f"{address} was sent {REPLY_LIMIT} automatic replies within an hour; "
+                                         "further mail from it is processed but not answered for now.")
+            allowed = allowed and given < REPLY_LIMIT
         return allowed
 
     def _dispatch(self, sub: Submission) -> Outcome:
@@ -201,13 +200,11 @@ class Intake:
 
     def _auth_failed(self, sub: Submission) -> Outcome:
         failures = self.camp.auth.setdefault("failures", {})
-        recent = [t for t in failures.get(sub.sender, []) if parse_time(t) > self.now - FAILURE_WINDOW]
-        recent.append(iso(self.now))
-        failures[sub.sender] = recent
-        if len(recent) > FAILURE_LIMIT + 1:
+        failed = Throttle(FAILURE_LIMIT, FAILURE_WINDOW).record(failures, sub.sender, self.now)
+        if failed > FAILURE_LIMIT + 1:
             return Outcome(note="refused: throttled")
-        if len(recent) > FAILURE_LIMIT:       # told once, as is the GM, who may lift the lock
-            alert = (f"{sub.sender} failed to authenticate {len(recent)} times in 24 hours; further mail from it "
+        if failed > FAILURE_LIMIT:       # told once, as is the GM, who may lift the lock
+            alert = (f"{sub.sender} failed to authenticate {failed} times in 24 hours; further mail from it "
                      f"is not answered. To lift the lock, mail the line `UNLOCK {sub.sender}` as GM or run "
                      f"`pbem unlock {self.camp.name} {sub.sender}`.")
             reason = (f"{FAILURE_LIMIT + 1} messages from this address in 24 hours did not match a player and "

@@ -17,14 +17,16 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.campaign import Campaign, SettingsError, discover, load_settings
+from pbem.campaign import Campaign, discover, load_settings
+from pbem.checks import SettingsError
 from pbem.envelope import campaign_named, read_envelope
 from pbem.intake import Intake
 from pbem.isolation import is_injected, one_line, passes_through
 from pbem.journal import KEEP_DAYS, handled, journal_key
-from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.compose import Letterhead
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
@@ -34,21 +36,23 @@ from pbem.outqueue import deliver, enqueue
 from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Quarantine, unreadable, usable_sender
 from pbem.reports import render
 from pbem.rulesets import registry
-from pbem.rulesets.base import Ruleset
+from pbem.rulesets.base import AnyRuleset as Ruleset
 from pbem.schedule import iso, parse_time
 from pbem.site import Site, site_of
 from pbem.store import LockBusy, StoreError, campaign_lock, read_toml, sweep_leftovers, write_toml
+from pbem.throttle import Throttle
 
 DEFAULT_MAX_BYTES = 256 * 1024
 POSTMASTER_WINDOW = timedelta(hours=24)
 POSTMASTER_LIMIT = 3
+"""Replies per address and day to mail for no campaign: enough for a confused player, too
+few to be worth forging a sender for."""
+REPLIES = Throttle(POSTMASTER_LIMIT, POSTMASTER_WINDOW)
 POSTMASTER_MEMORY = timedelta(days=KEEP_DAYS)
 """How long the postmaster remembers a message it handled after it last met it (the rule of
 pbem/journal.py): spam must not grow its state forever, a mail left in a read-only mailbox is
 met at every pass and never forgotten, and a mailbox restored from further back than this is
 not worth a guard."""
-"""Replies per address and day to mail for no campaign: enough for a confused player, too
-few to be worth forging a sender for."""
 
 TakeIn = Callable[[Campaign, Ruleset, Intake, bytes, Submission], str]
 """Handles one message for a campaign behind its boundary (engine.Guard.take); returns DONE,
@@ -293,11 +297,9 @@ class Postmaster:
         self.changed = True
         if usable_sender(sub, self.own) and self._may_answer(sub.sender):
             text = render("common", "quarantined", {"title": "pbem", "held": held, "now": self.now})
-            domain = self.site.address.partition("@")[2] or "localhost"
-            mail = OutgoingMail(key=f"quarantined/{held.id}", to=(sub.sender,), markdown=text,
-                                subject="your message could not be processed", sender=f"pbem <{self.site.address}>")
             try:
-                reply = compose(mail, campaign="postmaster", domain=domain, date=self.now)
+                reply = Letterhead.postmaster(self.site.address).write(
+                    f"quarantined/{held.id}", (sub.sender,), "your message could not be processed", text, self.now)
             except ValueError as exc:     # a sender compose cannot write: the message stays set aside
                 self.last_failure += f"; its sender could not be answered: {one_line(exc)}"
                 return HELD
@@ -355,25 +357,16 @@ class Postmaster:
         for key in [k for k, entry in journal.items()
                     if parse_time(entry.get("seen", entry["at"])) < self.now - POSTMASTER_MEMORY]:
             del journal[key]
-        counts = self.state.get("replies", {})
-        for address in [a for a, times in counts.items()
-                        if all(parse_time(t) <= self.now - POSTMASTER_WINDOW for t in times)]:
-            del counts[address]
+        REPLIES.forget(self.state.get("replies", {}), self.now)
 
     def _may_answer(self, address: str) -> bool:
-        counts = self.state.setdefault("replies", {})
-        recent = [t for t in counts.get(address, []) if parse_time(t) > self.now - POSTMASTER_WINDOW]
-        allowed = len(recent) < POSTMASTER_LIMIT
-        counts[address] = recent + [iso(self.now)] if allowed else recent
-        return allowed
+        return REPLIES.admit(self.state.setdefault("replies", {}), address, self.now)
 
-    def _reply(self, sub: Submission, named: str, elsewhere: str):  # type: ignore[no-untyped-def]
+    def _reply(self, sub: Submission, named: str, elsewhere: str) -> EmailMessage:
         quoted = SecretMask(sub.subject, [read_envelope(sub.subject, sub.text).secret])(sub.subject)
         context = {"named": named, "subject": quoted, "address": self.site.address, "elsewhere": elsewhere}
         text = render("common", "unrouted", context, self.site.root)
         subject = quoted if quoted.lower().startswith("re:") else f"Re: {quoted or 'your mail'}"
-        domain = self.site.address.partition("@")[2] or "localhost"
-        mail = OutgoingMail(key=f"unrouted/{journal_key(sub)}", to=(sub.sender,), subject=subject, markdown=text,
-                            sender=f"pbem <{self.site.address}>", in_reply_to=sub.message_id,
-                            references=sub.references, auto_reply=True)
-        return compose(mail, campaign="postmaster", domain=domain, date=self.now)
+        return Letterhead.postmaster(self.site.address).write(
+            f"unrouted/{journal_key(sub)}", (sub.sender,), subject, text, self.now,
+            in_reply_to=sub.message_id, references=sub.references, auto_reply=True)

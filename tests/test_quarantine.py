@@ -11,16 +11,16 @@ import pytest
 from pbem.campaign import Campaign
 from pbem.cli import main
 from pbem.engine import tick
-from pbem.quarantine import QUARANTINE_AFTER, Quarantine, ident
-from pbem.rulesets import registry
 from pbem.journal import journal_key, notes_by_id
 from pbem.mail.message import parse_message
+from pbem.quarantine import QUARANTINE_AFTER, Quarantine, ident
+from pbem.rulesets import registry
 from tests.isolation_helpers import BLUE, BOB, GM_ADDRESS, RED, campaign, hour, mail, sent_to
 
 
 @pytest.fixture
 def camps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Campaign, Campaign]:
-    monkeypatch.setitem(registry.BUILTIN, "crashy", "tests.crashy_ruleset:RULESET")
+    monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")
     root = tmp_path / "campaigns"
     return campaign(root, "rift", ruleset="crashy"), campaign(root, "zeta")
 
@@ -41,8 +41,9 @@ def test_a_crashing_message_is_retried_then_quarantined_while_the_mail_behind_it
         mail(zeta, f"red-{n}", RED + "R-1 M T25\n", subject="[zeta] orders")
         log = tick(rift.folder.parent, hour(n)).lines
         rift_now, zeta_now = Campaign(rift.folder), Campaign(zeta.folder)
-        assert notes_by_id(rift_now.state["journal"])[f"<blue-{n}@test.localhost>"] == "processed"      # the mail behind it
-        assert notes_by_id(zeta_now.state["journal"])[f"<red-{n}@test.localhost>"] == "processed"       # the next campaign
+        # the mail behind it, and the next campaign
+        assert notes_by_id(rift_now.state["journal"])[f"<blue-{n}@test.localhost>"] == "processed"
+        assert notes_by_id(zeta_now.state["journal"])[f"<red-{n}@test.localhost>"] == "processed"
         assert not any("NOT PROCESSED" in line or "failed, kept" in line for line in log), log
         held = (rift.folder / "inbox" / "poison.eml").exists()
         assert held == (n < QUARANTINE_AFTER), n                                           # retried, then moved

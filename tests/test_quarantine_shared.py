@@ -24,7 +24,7 @@ from tests.isolation_helpers import BLUE, RED, campaign, hour
 
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setitem(registry.BUILTIN, "crashy", "tests.crashy_ruleset:RULESET")
+    monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")
     root = tmp_path / "campaigns"
     root.mkdir()
     site = {"address": "orders@pbem.test", "transport": {"inbox": {"type": "maildir", "path": "mail"},

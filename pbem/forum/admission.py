@@ -41,9 +41,11 @@ from pbem.forum.config import ForumSettings
 from pbem.forum.leaks import SECRET_WORDS, Leak, leaks, looks_secret
 from pbem.mail.message import Submission
 from pbem.orders import significant_lines
-from pbem.schedule import iso, parse_time
+from pbem.throttle import Throttle
 
 ALERT_WINDOW = timedelta(hours=24)
+ALERTS = Throttle(1, ALERT_WINDOW)
+"""One alert per forum account and kind of problem a day."""
 NO_AUTHOR = "(no author)"
 QUOTE = re.compile(r"\[quote[^\]]*\].*?\[/quote\]", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -201,13 +203,8 @@ def throttle(forum_state: dict[str, Any], account: str, note: str, alerts: list[
     if not alerts:
         return []
     sent = forum_state.setdefault("alerted", {})
-    for key in [k for k, when in sent.items() if parse_time(when) <= now - ALERT_WINDOW]:
-        del sent[key]
-    key = f"{account.casefold()} {note}"
-    if key in sent:
-        return []
-    sent[key] = iso(now)
-    return alerts
+    ALERTS.forget(sent, now)
+    return alerts if ALERTS.admit(sent, f"{account.casefold()} {note}", now) else []
 
 
 def _public_orders(player: Player, env: Envelope, forum: ForumSettings) -> Verdict:

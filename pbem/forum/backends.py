@@ -5,21 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.campaign import Settings
-from pbem.forum.base import Forum, ForumError
+from pbem.forum.base import Forum, ForumKind
 from pbem.forum.config import forum_settings
-from pbem.forum.discourse import DiscourseForum, load_credentials
-from pbem.forum.folder import FolderForum
+from pbem.plugins import FORUMS
 
 
 def open_forum(settings: Settings, folder: Path) -> Forum | None:
-    """None when campaign.toml has no `[transport.forum]`; relative paths start at the campaign folder."""
+    """None when campaign.toml has no `[transport.forum]`; relative paths start at the campaign
+    folder. The kind is a `pbem.forums` entry point (pbem/plugins.py), checked with the settings."""
     forum = forum_settings(settings.forum)
     if forum is None:
         return None
-    if forum.kind == "discourse":
-        credentials = load_credentials(forum.credentials, folder)
-        if credentials.username.casefold() != forum.bot.casefold():
-            raise ForumError(f"the Discourse API username {credentials.username!r} is not the bot account "
-                             f"{forum.bot!r} of [transport.forum]")
-        return DiscourseForum(forum.url, forum.topic, credentials, timeout=forum.timeout)
-    return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title)
+    kind: ForumKind = FORUMS.load(forum.kind)
+    return kind.open(forum, settings, folder)

@@ -13,7 +13,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pbem.campaign import Settings
+    from pbem.forum.config import ForumSettings
 
 Cursor = dict[str, int]
 """Per channel ("thread", or a private conversation) the last position read."""
@@ -68,6 +73,24 @@ class Forum(Protocol):
 
     def reply(self, to: Post, key: str, markdown: str) -> Post:
         """Answer a post in its own channel (privately for a private message), at most once per key."""
+        ...
+
+
+class ForumKind(Protocol):
+    """What a `pbem.forums` entry point names (pbem/plugins.py): one kind of forum, the
+    `kind` of `[transport.forum]`."""
+
+    def problems(self, raw: Mapping[str, object], where: str) -> list[str]:
+        """What this kind needs of the `[transport.forum]` table beyond the common keys."""
+        ...
+
+    def place(self, forum: ForumSettings, folder: Path) -> str:
+        """Where the bot's private messages live: campaigns with the same kind, place and bot
+        share one inbox of private messages (pbem/forum/shared.py)."""
+        ...
+
+    def open(self, forum: ForumSettings, settings: Settings, folder: Path) -> Forum:
+        """The forum, ready to read and post; relative paths start at the campaign folder."""
         ...
 
 

@@ -1,7 +1,7 @@
 """`[transport.forum]` in campaign.toml: which forum, and what a public post may carry.
 
     [transport.forum]
-    kind = "folder"                  # or "discourse"; leave the table out for no forum
+    kind = "folder"                  # or "discourse" (any `pbem.forums` entry point); leave the table out for no forum
     path = "forum"                   # folder: the thread's directory (relative to the campaign folder)
     bot = "pbem"                     # the account pbem posts as (Discourse: the API username, required)
     url = "https://forum.example.org"    # discourse: the site
@@ -20,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("folder", "discourse")
+from pbem.forum.base import ForumKind
+from pbem.plugins import FORUMS
+
 PUBLIC_WORDS = ("RESULT", "HELP", "STATUS")
 """Battle results are known to both sides and published anyway; HELP and STATUS only shape the
 answer, which goes by mail. Orders are secret until the deadline, so they stay out by default."""
@@ -69,17 +71,7 @@ def forum_problems(raw: Any, accounts: Sequence[tuple[str, str]]) -> list[str]:
         return [*problems, f"{where}: expected a table"]
     problems += [f"{where}.{key}: unknown key; expected one of {', '.join(sorted(KEYS))}" for key in raw
                  if key not in KEYS]
-    kind = raw.get("kind")
-    if kind not in KINDS:
-        problems.append(f"{where}.kind: {kind!r}; expected one of {', '.join(KINDS)}")
-    if kind == "discourse":
-        url = str(raw.get("url", ""))
-        if not url.startswith(("https://", "http://")):
-            problems.append(f"{where}.url: the Discourse site's address, https://...")
-        if not isinstance(raw.get("topic"), int) or raw.get("topic", 0) <= 0:
-            problems.append(f"{where}.topic: the campaign thread's topic id (a positive number)")
-        if not raw.get("bot"):
-            problems.append(f"{where}.bot: the bot's forum account (the API username), named in help texts")
+    problems += _kind_problems(raw, where)
     if "public_orders" in raw and not isinstance(raw["public_orders"], bool):
         problems.append(f"{where}.public_orders: true or false")
     words = raw.get("public_words", [])
@@ -96,3 +88,12 @@ def forum_problems(raw: Any, accounts: Sequence[tuple[str, str]]) -> list[str]:
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             problems.append(f"{where}.{key}: non-empty text")
     return problems
+
+
+def _kind_problems(raw: Mapping[str, Any], where: str) -> list[str]:
+    """A known kind (a `pbem.forums` entry point, pbem/plugins.py), and what that kind needs."""
+    kind, kinds = raw.get("kind"), FORUMS.names()
+    if kind not in kinds:
+        return [f"{where}.kind: {kind!r}; expected one of {', '.join(kinds)}"]
+    forum: ForumKind = FORUMS.load(str(kind))
+    return forum.problems(raw, where)

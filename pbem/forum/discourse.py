@@ -31,16 +31,19 @@ import json
 import os
 import socket
 import threading
-import time
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pbem.forum.base import ForumError, Post, key_of, with_marker
 from pbem.store import StoreError, read_toml
+
+if TYPE_CHECKING:
+    from pbem.campaign import Settings
+    from pbem.forum.config import ForumSettings
 
 CHUNK = 20          # posts per posts.json request, as Discourse's own client asks for them
 PM_PAGES = 10       # pages of the bot's message list read at most in one tick
@@ -173,7 +176,7 @@ class DiscourseForum:
                 author = post.get("username")
                 if isinstance(author, str) and author.casefold() == self.bot.casefold() \
                         and key_of(str(post.get("raw", ""))) == key:
-                    return post
+                    return cast("Mapping[str, Any]", post)
         return None
 
     # -- HTTP ------------------------------------------------------------------------
@@ -223,6 +226,35 @@ class DiscourseForum:
         finally:
             watchdog.cancel()
             conn.close()
+
+
+class DiscourseKind:
+    """The `discourse` entry point of `pbem.forums`: a topic of a Discourse site, read and
+    written through its API as the bot account."""
+
+    def problems(self, raw: Mapping[str, object], where: str) -> list[str]:
+        problems = []
+        if not str(raw.get("url", "")).startswith(("https://", "http://")):
+            problems.append(f"{where}.url: the Discourse site's address, https://...")
+        topic = raw.get("topic", 0)
+        if not isinstance(topic, int) or topic <= 0:
+            problems.append(f"{where}.topic: the campaign thread's topic id (a positive number)")
+        if not raw.get("bot"):
+            problems.append(f"{where}.bot: the bot's forum account (the API username), named in help texts")
+        return problems
+
+    def place(self, forum: ForumSettings, folder: Path) -> str:
+        return forum.url.casefold()
+
+    def open(self, forum: ForumSettings, settings: Settings, folder: Path) -> DiscourseForum:
+        credentials = load_credentials(forum.credentials, folder)
+        if credentials.username.casefold() != forum.bot.casefold():
+            raise ForumError(f"the Discourse API username {credentials.username!r} is not the bot account "
+                             f"{forum.bot!r} of [transport.forum]")
+        return DiscourseForum(forum.url, forum.topic, credentials, timeout=forum.timeout)
+
+
+KIND = DiscourseKind()
 
 
 class _Watchdog:

@@ -42,12 +42,16 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
 from pbem.forum.base import ForumError, Post, is_new
 from pbem.store import write_atomic
+
+if TYPE_CHECKING:
+    from pbem.campaign import Settings
+    from pbem.forum.config import ForumSettings
 
 FILED = re.compile(r"^(\d{6,})-[a-z0-9_-]*\.md$")
 PRIVATE = "private"
@@ -205,6 +209,22 @@ class FolderForum:
 
     def _folder(self, channel: str) -> Path:
         return self.path if channel == "thread" else self.path / PRIVATE
+
+
+class FolderKind:
+    """The `folder` entry point of `pbem.forums`: a thread kept as files in a folder."""
+
+    def problems(self, raw: Mapping[str, object], where: str) -> list[str]:
+        return []       # the common keys (path, bot) are all it reads
+
+    def place(self, forum: ForumSettings, folder: Path) -> str:
+        return str((folder / forum.path).resolve())
+
+    def open(self, forum: ForumSettings, settings: Settings, folder: Path) -> FolderForum:
+        return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title)
+
+
+KIND = FolderKind()
 
 
 def split_header(text: str) -> tuple[dict[str, Any], str]:

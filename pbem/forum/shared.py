@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.campaign import Settings, SettingsError, discover, load_settings
+from pbem.campaign import Settings, discover, load_settings
+from pbem.checks import SettingsError
+from pbem.forum.base import ForumKind
 from pbem.forum.config import forum_settings
+from pbem.plugins import FORUMS
 from pbem.store import StoreError
 
 Identity = tuple[str, str, str]
@@ -23,9 +26,8 @@ def bot_identity(settings: Settings, folder: Path) -> Identity | None:
     forum = forum_settings(settings.forum)
     if forum is None:
         return None
-    if forum.kind == "discourse":
-        return forum.kind, forum.url.casefold(), forum.bot.casefold()
-    return forum.kind, str((folder / forum.path).resolve()), forum.bot.casefold()
+    kind: ForumKind = FORUMS.load(forum.kind)
+    return forum.kind, kind.place(forum, folder), forum.bot.casefold()
 
 
 def campaigns_sharing_bot(folder: Path, settings: Settings) -> list[str]:

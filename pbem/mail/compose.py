@@ -1,5 +1,19 @@
 """Outgoing mail: Markdown in, a multipart/alternative message (plain + HTML) out.
 
+Every mail pbem sends is built here, through a `Letterhead` (who sends: a campaign or the
+postmaster) and `compose`: From, To, Subject, Date, Message-ID, In-Reply-To, References, the
+text part and the HTML part (Markdown with the inline STYLE), pictures shown inside the HTML
+(`InlineImage`, multipart/related, referred to as `cid:` in the Markdown) and attachments
+(multipart/mixed). The shape of a message with all of them:
+
+    multipart/mixed                       only with attachments
+      multipart/alternative
+        text/plain
+        multipart/related                 only with inline images
+          text/html
+          image/png (Content-ID)          one per inline image
+      application/pdf ...                 one per attachment
+
 Message-IDs are derived from the campaign and the mail's key, so composing the same mail
 again after a crash gives the same message, and delivery can recognise it.
 
@@ -15,17 +29,36 @@ import functools
 import hashlib
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage, MIMEPart
 from email.policy import Policy
 from email.utils import format_datetime, formataddr, parseaddr
+from typing import Protocol
 from xml.etree.ElementTree import Element
 
 import markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
+
+
+@dataclass(frozen=True)
+class InlineImage:
+    """A picture shown inside the HTML part: the Markdown shows it with `![what](cid:<cid>)`."""
+
+    cid: str
+    """The Content-ID without its angle brackets, e.g. "map-turn-3@rift.example.org"; unique in the mail."""
+    mime_type: str
+    """image/png, image/svg+xml, ..."""
+    data: bytes
+    filename: str = ""
+
+    @property
+    def src(self) -> str:
+        """What the Markdown writes to show it (RFC 2392)."""
+        return f"cid:{self.cid}"
 
 
 @dataclass(frozen=True)
@@ -46,6 +79,53 @@ class OutgoingMail:
     list_id: str = ""
     attachments: tuple[tuple[str, str, bytes], ...] = ()
     """(filename, mime type, data)."""
+    inline_images: tuple[InlineImage, ...] = ()
+
+
+class SenderSettings(Protocol):
+    """What a letterhead reads of a campaign's settings (pbem.campaign.Settings)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def address(self) -> str: ...
+    @property
+    def domain(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Letterhead:
+    """Who sends: the From header, the List-Id, and the campaign and domain the Message-IDs
+    are made from (`message_id_for`). Every mail pbem sends is written on one."""
+
+    campaign: str
+    domain: str
+    sender: str
+    list_id: str = ""
+
+    @classmethod
+    def of(cls, settings: SenderSettings) -> Letterhead:
+        """A campaign's: from its title and address, listed as <name>.<domain>."""
+        return cls(settings.name, settings.domain, f"{settings.title} <{settings.address}>",
+                   f"{settings.name}.{settings.domain}")
+
+    @classmethod
+    def postmaster(cls, address: str) -> Letterhead:
+        """The postmaster's, for mail in a shared mailbox that no campaign takes."""
+        return cls("postmaster", address.partition("@")[2] or "localhost", f"pbem <{address}>")
+
+    def write(self, key: str, to: Sequence[str], subject: str, markdown: str, date: datetime, *,
+              in_reply_to: str = "", references: Sequence[str] = (), auto_reply: bool = False,
+              attachments: Sequence[tuple[str, str, bytes]] = (),
+              inline_images: Sequence[InlineImage] = ()) -> EmailMessage:
+        """The finished message (see `compose`); `key` is unique and stable within the campaign."""
+        mail = OutgoingMail(key=key, to=tuple(to), subject=subject, markdown=markdown, sender=self.sender,
+                            in_reply_to=in_reply_to, references=tuple(references), auto_reply=auto_reply,
+                            list_id=self.list_id, attachments=tuple(attachments),
+                            inline_images=tuple(inline_images))
+        return compose(mail, campaign=self.campaign, domain=self.domain, date=date)
 
 
 def message_id_for(campaign: str, key: str, domain: str) -> str:
@@ -55,8 +135,10 @@ def message_id_for(campaign: str, key: str, domain: str) -> str:
 
 
 def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -> EmailMessage:
-    """The finished message: text/plain and text/html alternatives, wrapped in
-    multipart/mixed when there are attachments."""
+    """The finished message: text/plain and text/html alternatives, the HTML in
+    multipart/related with its inline images, wrapped in multipart/mixed when there are
+    attachments. A ValueError for a naive date, no usable recipient, or an inline image that
+    is no image or has an id that cannot be written."""
     if date.tzinfo is None:
         raise ValueError("compose needs an aware date")
     if not _recipients(mail):
@@ -66,12 +148,29 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
         msg[name] = value
     msg.set_content(safe_text(mail.markdown), cte="quoted-printable")
     msg.add_alternative(_document(mail), subtype="html", cte="quoted-printable")
+    _add_inline_images(msg, mail.inline_images)
     for filename, mime_type, data in mail.attachments:
         maintype, subtype = _mime(mime_type)
         msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     for part in msg.iter_parts():
         _drop_mime_version(part)
     return msg
+
+
+def _add_inline_images(msg: EmailMessage, images: Sequence[InlineImage]) -> None:
+    """The HTML part becomes multipart/related: the HTML, then each picture by Content-ID."""
+    if not images:
+        return
+    html_part = list(msg.iter_parts())[1]
+    for image in images:
+        maintype, subtype = _mime(image.mime_type)
+        if maintype != "image":
+            raise ValueError(f"inline image {safe_header(image.cid)!r}: {safe_header(image.mime_type)!r} "
+                             "is not an image type")
+        if not re.fullmatch(r"[!-;=?-~]{1,200}", image.cid):
+            raise ValueError(f"inline image id {safe_header(image.cid)!r}: printable ASCII without <, > or spaces")
+        html_part.add_related(image.data, maintype=maintype, subtype=subtype, cid=f"<{image.cid}>",
+                              disposition="inline", filename=safe_header(image.filename) or None)
 
 
 def markdown_to_html(text: str) -> str:

@@ -71,7 +71,7 @@ def _search(client: IMAPClient) -> list[int]:
     return sorted(found)
 
 
-def _body(answer: Any, uid: int) -> bytes | None | str:
+def _body(answer: Any, uid: int) -> bytes | str | None:
     """The message from a FETCH answer; None when the server no longer has it (expunged
     meanwhile), or a sentence saying what is wrong with the answer."""
     if not isinstance(answer, dict):
@@ -488,3 +488,9 @@ class ImapInbox:
             data = {}
         data[self._key()] = {"uidvalidity": validity, "since": datetime.now(UTC).replace(microsecond=0)}
         write_toml(self.state, data, header="# Written by pbem: the UIDVALIDITY of each IMAP folder it reads.")
+
+
+def open_imap(spec: Mapping[str, Any], base: Path, *, state_dir: Path | None = None,
+              log: Callable[[str], None] | None = None) -> ImapInbox:
+    """The `imap` entry point of `pbem.inboxes` (pbem/mail/inbox.py)."""
+    return ImapInbox.from_spec(spec, base, state_dir=state_dir, log=log)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from pbem.plugins import INBOXES
 
 QUARANTINE_MAILDIR = ".Quarantine"
 """The Maildir++ subfolder that holds quarantined messages of a Maildir inbox."""
@@ -130,24 +131,39 @@ class EmlFolderInbox:
 def open_inbox(spec: Mapping[str, Any], base: Path, *, state_dir: Path | None = None,
                log: Callable[[str], None] | None = None) -> Inbox:
     """The inbox a campaign's settings describe, e.g. {"type": "maildir", "path": "inbox"} or
-    {"type": "imap", "host": ...}; relative paths are taken from spec["base"] when the table
-    comes from a shared pbem.toml, else from base (the campaign folder). IMAP keeps its
-    UIDVALIDITY file in state_dir (default: base). Bad settings raise ValueError."""
+    {"type": "imap", "host": ...}: the `pbem.inboxes` entry point of that type (pbem/plugins.py).
+    Relative paths are taken from spec["base"] when the table comes from a shared pbem.toml,
+    else from base (the campaign folder). IMAP keeps its UIDVALIDITY file in state_dir
+    (default: base). Bad settings raise ValueError."""
     base = Path(spec.get("base") or base)
-    kind = spec.get("type", "")
-    if kind == "imap":
-        from pbem.mail.imap import ImapInbox
+    kind = str(spec.get("type", ""))
+    if kind not in INBOXES.entries():
+        raise ValueError(f"unknown inbox type {kind!r}; expected one of: {', '.join(INBOXES.names())}")
+    opener: InboxOpener = INBOXES.load(kind)
+    return opener(spec, base, state_dir=state_dir, log=log)
 
-        return ImapInbox.from_spec(spec, base, state_dir=state_dir, log=log)
-    kinds: dict[str, type[MaildirInbox | EmlFolderInbox]] = {
-        "maildir": MaildirInbox,
-        "eml": EmlFolderInbox,
-    }
-    if kind not in kinds:
-        raise ValueError(f"unknown inbox type {kind!r}; expected one of: {', '.join(kinds)}, imap")
+
+class InboxOpener(Protocol):
+    """What a `pbem.inboxes` entry point names: the inbox of one `[transport.inbox]` table."""
+
+    def __call__(self, spec: Mapping[str, Any], base: Path, *, state_dir: Path | None,
+                 log: Callable[[str], None] | None) -> Inbox: ...
+
+
+def open_maildir(spec: Mapping[str, Any], base: Path, *, state_dir: Path | None = None,
+                 log: Callable[[str], None] | None = None) -> Inbox:
+    return MaildirInbox(base / _path(spec, "maildir"))
+
+
+def open_eml(spec: Mapping[str, Any], base: Path, *, state_dir: Path | None = None,
+             log: Callable[[str], None] | None = None) -> Inbox:
+    return EmlFolderInbox(base / _path(spec, "eml"))
+
+
+def _path(spec: Mapping[str, Any], kind: str) -> str:
     if not spec.get("path"):
         raise ValueError(f"the {kind} inbox needs a path")
-    return kinds[kind](base / spec["path"])
+    return str(spec["path"])
 
 
 def _key(name: str) -> str:

@@ -11,6 +11,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Protocol
 
+from pbem.plugins import TRANSPORTS
+
 
 class Transport(Protocol):
     def send(self, msg: EmailMessage) -> None:
@@ -83,19 +85,30 @@ class MaildirTransport:
 
 def open_transport(spec: Mapping[str, Any], base: Path, *, log: Callable[[str], None] | None = None) -> Transport:
     """The transport a campaign's settings describe, e.g. {"type": "maildir", "path":
-    "outbox"} or {"type": "smtp", "host": ...}; a relative path is taken from spec["base"]
-    when the table comes from a shared pbem.toml, else from base (the campaign folder). The
-    SMTP send journal always lives in base. Bad settings raise ValueError."""
-    kind = spec.get("type", "")
-    if kind == "smtp":
-        from pbem.mail.smtp import SmtpTransport
+    "outbox"} or {"type": "smtp", "host": ...}: the `pbem.transports` entry point of that type
+    (pbem/plugins.py). A relative path is taken from spec["base"] when the table comes from a
+    shared pbem.toml, else from base (the campaign folder). The SMTP send journal always lives
+    in base. Bad settings raise ValueError."""
+    kind = str(spec.get("type", ""))
+    if kind not in TRANSPORTS.entries():
+        raise ValueError(f"unknown transport type {kind!r}; expected one of: {', '.join(TRANSPORTS.names())}")
+    opener: TransportOpener = TRANSPORTS.load(kind)
+    return opener(spec, Path(spec.get("base") or base), journal_dir=Path(base), log=log)
 
-        return SmtpTransport.from_spec(spec, Path(spec.get("base") or base), journal_dir=Path(base), log=log)
-    if kind != "maildir":
-        raise ValueError(f"unknown transport type {kind!r}; expected one of: maildir, smtp")
+
+class TransportOpener(Protocol):
+    """What a `pbem.transports` entry point names: the transport of one `[transport.outbox]`
+    table; `journal_dir` is where a transport keeps what it has sent (the campaign folder)."""
+
+    def __call__(self, spec: Mapping[str, Any], base: Path, *, journal_dir: Path,
+                 log: Callable[[str], None] | None) -> Transport: ...
+
+
+def open_maildir(spec: Mapping[str, Any], base: Path, *, journal_dir: Path,
+                 log: Callable[[str], None] | None = None) -> Transport:
     if not spec.get("path"):
         raise ValueError("the maildir transport needs a path")
-    return MaildirTransport(Path(spec.get("base") or base) / spec["path"])
+    return MaildirTransport(base / spec["path"])
 
 
 def _fsync_directory(path: Path) -> None:

@@ -192,3 +192,9 @@ class SmtpTransport:
 
 def _text(reply: bytes | str) -> str:
     return reply.decode(errors="replace") if isinstance(reply, bytes) else str(reply)
+
+
+def open_smtp(spec: Mapping[str, Any], base: Path, *, journal_dir: Path,
+              log: Callable[[str], None] | None = None) -> SmtpTransport:
+    """The `smtp` entry point of `pbem.transports` (pbem/mail/outbox.py)."""
+    return SmtpTransport.from_spec(spec, base, journal_dir=journal_dir, log=log)

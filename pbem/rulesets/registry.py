@@ -1,33 +1,21 @@
 """One registry of rule systems, found by name or alias.
 
-Built-in systems are listed here; third-party ones register through the
-`pbem.rulesets` entry point group exactly like the built-ins do in pyproject.
+Every rule system, built-in or not, registers through the `pbem.rulesets` entry point group
+(the built-ins in pyproject.toml); pbem/plugins.py says where the entries are read from and
+how a test adds one (`RULESETS.extra`).
 """
 
 from __future__ import annotations
 
-import importlib
-from importlib.metadata import entry_points
-
+from pbem.plugins import RULESETS
 from pbem.rulesets.base import AnyRuleset
 
-BUILTIN = {
-    "daemon_rift": "pbem.rulesets.daemon_rift.ruleset:RULESET",
-    "diplomacy": "pbem.rulesets.diplomacy.ruleset:RULESET",
-    "conquest": "pbem.rulesets.conquest.ruleset:RULESET",
-}
-
-
-def _load(target: str) -> AnyRuleset:
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+__all__ = ["RULESETS", "available", "get"]
 
 
 def available() -> dict[str, str]:
-    found = dict(BUILTIN)
-    for ep in entry_points(group="pbem.rulesets"):
-        found.setdefault(ep.name, ep.value)
-    return found
+    """Every rule system's name and its `module:attribute` target."""
+    return RULESETS.entries()
 
 
 def get(name: str) -> AnyRuleset:
@@ -35,9 +23,9 @@ def get(name: str) -> AnyRuleset:
     key = name.strip().lower().replace("-", "_")
     systems = available()
     if key in systems:
-        return _load(systems[key])
-    for target in systems.values():
-        ruleset = _load(target)
+        return RULESETS.load(key)  # type: ignore[no-any-return]
+    for system in systems:
+        ruleset: AnyRuleset = RULESETS.load(system)
         if key in ruleset.aliases:
             return ruleset
     raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(systems))}")

@@ -224,7 +224,7 @@ def test_a_post_whose_handling_fails_is_retried_then_set_aside_and_the_thread_re
     from pbem.quarantine import QUARANTINE_AFTER, Quarantine
     from pbem.rulesets import registry
 
-    monkeypatch.setitem(registry.BUILTIN, "crashy", "tests.crashy_ruleset:RULESET")
+    monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")
     toml = camp.folder / "campaign.toml"
     toml.write_text(toml.read_text().replace('ruleset = "daemon_rift"', 'ruleset = "crashy"'))
     post(camp, "a", "alice", "CRASH", private=True)
