@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.checks import (  # noqa: F401 (SettingsError: callers import it from here)
-    SettingsError, Table, check_transport, email_problem, read_file, text_problem)
+from pbem.checks import SettingsError, Table, check_transport, email_problem, read_file, text_problem  # noqa: F401 (SettingsError: callers import it from here)
 from pbem.forum.config import forum_problems
 from pbem.schedule import Schedule
 from pbem.site import load_site
@@ -169,7 +168,7 @@ def _rule_system_problems(settings: Settings) -> list[str]:
 def _ask_rule_system(settings: Settings) -> list[str]:
     """What the rule system refuses in the map, the rule overrides or the players: it sets up an
     opening position from these settings, as `pbem new` does, and each refusal is a problem."""
-    from pbem.rulebook import RULES_DIR, RulesError
+    from pbem.kit.rulebook import RULES_DIR, RulesError
     from pbem.rulesets import registry
 
     try:

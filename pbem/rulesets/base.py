@@ -17,9 +17,9 @@ from datetime import datetime
 from typing import Any, Generic
 
 from pbem.campaign import Player, Settings
-from pbem.dice import Dice
-from pbem.orders import OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.orders import OrderProblem
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import email
 import re
-from collections import Counter
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -29,14 +29,24 @@ from pbem.campaign import Campaign
 from pbem.creation import NewPlayer, create
 from pbem.engine import TickLog, tick
 from pbem.journal import journal_key
+from pbem.kit.tomlio import from_data, to_data
 from pbem.mail.message import parse_message
 from pbem.rulesets import registry
 from pbem.rulesets.conquest.model import W_CAMPAIGN, ConquestState
 from pbem.rulesets.conquest.ruleset import RULESET as CONQUEST
 from pbem.store import read_toml
-from pbem.tomlio import from_data, to_data
 from tests.hostile.make_corpus import (
-    ALICE, BOB, CONQ_SECRETS, CORPUS, DATE, HEALTHY_ID, SECRETS, build, campaign_of, kind_of)
+    ALICE,
+    BOB,
+    CONQ_SECRETS,
+    CORPUS,
+    DATE,
+    HEALTHY_ID,
+    SECRETS,
+    build,
+    campaign_of,
+    kind_of,
+)
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 DR_PLAYERS = [NewPlayer("red", "Alice", "alice@players.test", "Red", "R", "1"),
