@@ -13,6 +13,7 @@ from pbem.kit.dice import (
     SeededDice,
     commitment,
     derive_face,
+    dice_spec,
     new_secret,
     stage_salt,
     verify,
@@ -20,5 +21,5 @@ from pbem.kit.dice import (
 
 __all__ = [
     "CommittedDice", "Dice", "DiceExhausted", "ReplayDice", "Roll", "ScriptedDice", "SeededDice", "commitment",
-    "derive_face", "new_secret", "stage_salt", "verify",
+    "derive_face", "dice_spec", "new_secret", "stage_salt", "verify",
 ]

@@ -19,9 +19,26 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+_SPEC = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*$")
+
+
+def dice_spec(text: str) -> tuple[int, int]:
+    """How many dice of how many sides a rule book's dice text means: `"2D6"` -> (2, 6); `"d6"` and
+    `"D6"` are one die. Raises ValueError saying what is wrong and what to write."""
+    found = _SPEC.match(str(text))
+    if not found:
+        raise ValueError(f"{text!r} is not a dice roll like \"D6\", \"1d6\" or \"2D6\"")
+    count, sides = int(found[1] or 1), int(found[2])
+    if count < 1:
+        raise ValueError(f"{text!r} rolls no dice; write at least one, like \"1d6\"")
+    if sides < 2:
+        raise ValueError(f"{text!r}: a die has at least 2 sides, like \"d6\"")
+    return count, sides
 
 
 @dataclass(frozen=True)
