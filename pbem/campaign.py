@@ -168,16 +168,16 @@ def _rule_system_problems(settings: Settings) -> list[str]:
 def _ask_rule_system(settings: Settings) -> list[str]:
     """What the rule system refuses in the map, the rule overrides or the players: it sets up an
     opening position from these settings, as `pbem new` does, and each refusal is a problem."""
-    from pbem.kit.rulebook import RULES_DIR, RulesError
+    from pbem.kit.maps import map_path, ready_made
+    from pbem.kit.rulebook import RulesError
     from pbem.rulesets import registry
 
     try:
         ruleset = registry.get(settings.ruleset)
     except KeyError as exc:
         return [f"ruleset: {exc.args[0]}"]
-    located = Path(settings.map) if settings.map.endswith(".toml") else RULES_DIR / "maps" / f"{settings.map}.toml"
-    if not located.is_file():
-        ready = ", ".join(sorted(p.stem for p in (RULES_DIR / "maps").glob("*.toml")))
+    if not map_path(settings.map).is_file():
+        ready = ", ".join(ready_made())
         return [f"map: {settings.map!r} is not a ready-made map ({ready}) nor a .toml map file"]
     try:
         ruleset.create(settings)

@@ -131,10 +131,9 @@ def kinds() -> dict[str, MapKind]:
 
 def map_path(path_or_name: str | Path) -> Path:
     """A ready-made map by name (`rift_valley`), or a file by path (`maps/mine.toml`)."""
-    text = str(path_or_name)
-    if isinstance(path_or_name, Path) or text.endswith(".toml") or "/" in text:
+    if isinstance(path_or_name, Path) or path_or_name.endswith(".toml"):
         return Path(path_or_name)
-    return MAPS_DIR / f"{text}.toml"
+    return MAPS_DIR / f"{path_or_name}.toml"
 
 
 def ready_made() -> list[str]:

@@ -189,8 +189,8 @@ class NameIndex:
                 text = " ".join(words[start:end])
                 close = self.suggest(text)
                 if close:
-                    first = normalise(self.label(close.split(", ")[0]))
-                    ratio = difflib.SequenceMatcher(None, normalise(text), first).ratio()
+                    closest = normalise(self.label(close.split(", ")[0]))
+                    ratio = difflib.SequenceMatcher(None, normalise(text), closest).ratio()
                     ratio = max(ratio, difflib.SequenceMatcher(None, normalise(text), normalise(close)).ratio())
                     if ratio > best[0]:
                         best = (ratio, text, self.suggest_label(text))
@@ -202,7 +202,7 @@ def trailing(problems: Sequence[OrderProblem], order_lines: Iterable[int]) -> tu
     """(problems to report, lines to ignore): the run of NotAnOrder lines after the last line that
     was an order (accepted, or rejected as an order) ends the order block, as mail judges read it."""
     last = max([*order_lines, *(p.line_no for p in problems if not isinstance(p, NotAnOrder))], default=0)
-    tail = [p for p in problems if isinstance(p, NotAnOrder) and p.line_no > last]
+    tail: list[OrderProblem] = [p for p in problems if isinstance(p, NotAnOrder) and p.line_no > last]
     return [p for p in problems if p not in tail], tail
 
 
