@@ -19,6 +19,7 @@ from typing import Any, Generic
 from pbem.campaign import Player, Settings
 from pbem.kit.dice import Dice
 from pbem.kit.orders import OrderProblem
+from pbem.kit.players import PlayerField
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 
@@ -153,6 +154,8 @@ class Ruleset(Generic[S, M]):
     templates = "common"
     default_map = ""                                        # the map `pbem new` uses without --map
     windows: Mapping[str, str] = {"orders": "7d"}           # schedule windows the stages use, with lengths for `pbem new`
+    player_fields: Mapping[str, PlayerField] = {}
+    """Per-player settings of this system (`pbem new --player ...,home=3`), read as `Player.extras`."""
 
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Check the [[players]] tables `pbem new` is about to write and complete them (e.g. the

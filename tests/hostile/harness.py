@@ -49,10 +49,10 @@ from tests.hostile.make_corpus import (
 )
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
-DR_PLAYERS = [NewPlayer("red", "Alice", "alice@players.test", "Red", "R", "1"),
-              NewPlayer("blue", "Bob", "bob@players.test", "Blue", "B", "5"),
-              NewPlayer("grey", "Mallory", "mallory@players.test", "Grey", "G", "3"),
-              NewPlayer("green", "Carol", "carol@players.test", "Green", "N", "7")]
+DR_PLAYERS = [NewPlayer("red", "Alice", "alice@players.test", "Red", "R", {"home": "1"}),
+              NewPlayer("blue", "Bob", "bob@players.test", "Blue", "B", {"home": "5"}),
+              NewPlayer("grey", "Mallory", "mallory@players.test", "Grey", "G", {"home": "3"}),
+              NewPlayer("green", "Carol", "carol@players.test", "Green", "N", {"home": "7"})]
 CONQ_PLAYERS = [NewPlayer(p, p.title(), f"{p}@players.test", c, c[0]) for p, c in
                 (("anna", "Red"), ("ben", "Blue"), ("cara", "Green"))]
 GM_EMAIL = "gm@players.test"

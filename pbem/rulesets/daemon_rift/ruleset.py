@@ -35,6 +35,7 @@ from pbem.rulesets.daemon_rift import (
 )
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders
+from pbem.rulesets.daemon_rift.players import PLAYER_FIELDS
 from pbem.tomlio import from_data, to_data
 
 TURN_BATTLE_KEYS = ("battle_reports", "gm_results", "accepted_results", "sheets", "gm_sheets")
@@ -91,6 +92,7 @@ class DaemonRift(Ruleset):
     templates = "daemon_rift"
     default_map = "rift_valley"
     windows: Mapping[str, str] = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
+    player_fields = PLAYER_FIELDS
 
     # -- setup -----------------------------------------------------------------
     def create(self, settings: Settings) -> dict[str, Any]:
