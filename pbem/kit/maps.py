@@ -60,7 +60,8 @@ class PlaceMap(Protocol):
         ...
 
     def lookup(self, text: str) -> str:
-        """The place an id, name or alias means; raises KeyError with a suggestion when none."""
+        """The place an id, name or alias means; raises an OrderProblem (InvalidOrder with a
+        suggestion, or AmbiguousOrder) when none or several."""
         ...
 
     def name_of(self, place: str) -> str:

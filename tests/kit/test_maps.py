@@ -13,6 +13,7 @@ from pbem.errors import UserError
 from pbem.kit import maps
 from pbem.kit.hexes import AXIAL_STEPS, HexMap, load_hexmap
 from pbem.kit.maps import MapError, PlaceMap
+from pbem.kit.orders import OrderProblem
 from pbem.kit.territories import GameMap, load_map
 from pbem.rulesets.diplomacy.board import Board, load_board
 
@@ -43,6 +44,9 @@ def test_every_place_has_a_name_a_label_a_terrain_and_is_found_by_id_and_name(na
         assert gmap.terrain(place)
         assert gmap.lookup(place) == place
         assert gmap.lookup(title.upper()) == place
+    with pytest.raises(OrderProblem) as err:
+        gmap.lookup("Xyzzy Nowhere")
+    assert "Xyzzy Nowhere" in err.value.reason
 
 
 @pytest.mark.parametrize("name", SHIPPED)
