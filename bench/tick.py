@@ -65,8 +65,8 @@ def build_site(root: Path, server: Dovecot, campaigns: int, smtp_port: int) -> N
     (root / "pbem.toml").write_text(tomli_w.dumps({"address": BOX, "transport": {"inbox": inbox, "outbox": outbox}}))
     ruleset = registry.get("daemon_rift")
     for number in range(campaigns):
-        players = [NewPlayer("red", "Red", player(number, "red"), "Red", "R", "1"),
-                   NewPlayer("blue", "Blue", player(number, "blue"), "Blue", "B", "5")]
+        players = [NewPlayer("red", "Red", player(number, "red"), "Red", "R", {"home": "1"}),
+                   NewPlayer("blue", "Blue", player(number, "blue"), "Blue", "B", {"home": "5"})]
         camp, _ = create(root, f"c{number:02d}", "daemon_rift", "rift_valley", players, "gm@pbem.test", T0,
                          fixed_secrets=SECRETS)
         state = camp.state["game"]["dr"]

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.checks import (  # noqa: F401 (SettingsError: callers import it from here)
-    SettingsError, Table, check_transport, email_problem, read_file, text_problem)
+from pbem.checks import SettingsError as SettingsError  # callers import it from here
+from pbem.checks import Table, check_transport, email_problem, read_file, text_problem
 from pbem.forum.config import forum_problems
 from pbem.schedule import Schedule
 from pbem.site import load_site
@@ -39,12 +39,18 @@ class Player:
     secret: str                          # stored hash, never the secret
     faction: str = ""
     faction_name: str = ""
-    home: str = ""
     forum: str = ""                      # forum account; the forum authenticates it
+    extras: dict[str, str] = field(default_factory=dict, hash=False)
+    """The rule system's own fields (`Ruleset.player_fields`), as the [[players]] entry gives them."""
 
     @property
     def email(self) -> str:
         return self.emails[0]
+
+    @property
+    def home(self) -> str:
+        """Daemon Rift's home realm, read here until its code reads `extras["home"]`."""
+        return self.extras.get("home", "")
 
 
 @dataclass(frozen=True)
@@ -159,8 +165,8 @@ run loads a campaign again and again, and finding the rule system alone takes mi
 
 
 def _rule_system_problems(settings: Settings) -> list[str]:
-    key = json.dumps([settings.ruleset, settings.map, settings.rules, [dataclasses.astuple(p) for p in settings.players]],
-                     sort_keys=True, default=str)
+    players = [dataclasses.astuple(p) for p in settings.players]
+    key = json.dumps([settings.ruleset, settings.map, settings.rules, players], sort_keys=True, default=str)
     if key not in _CHECKED:
         _CHECKED[key] = _ask_rule_system(settings)
     return list(_CHECKED[key])
@@ -169,17 +175,22 @@ def _rule_system_problems(settings: Settings) -> list[str]:
 def _ask_rule_system(settings: Settings) -> list[str]:
     """What the rule system refuses in the map, the rule overrides or the players: it sets up an
     opening position from these settings, as `pbem new` does, and each refusal is a problem."""
-    from pbem.rulebook import RulesError
+    from pbem.kit.maps import map_path
+    from pbem.kit.players import field_problems
+    from pbem.kit.rulebook import RulesError
     from pbem.rulesets import registry
 
     try:
         ruleset = registry.get(settings.ruleset)
     except KeyError as exc:
         return [f"ruleset: {exc.args[0]}"]
-    is_file = settings.map.endswith(".toml") and Path(settings.map).is_file()
-    if not is_file and settings.map not in ruleset.ready_maps():
+    if settings.map not in ruleset.ready_maps() and not map_path(settings.map).is_file():
         ready = ", ".join(ruleset.ready_maps())
         return [f"map: {settings.map!r} is not a ready-made map ({ready}) nor a .toml map file"]
+    fields = [f"players[{n}].{problem}" for n, p in enumerate(settings.players)
+              for problem in field_problems(ruleset.player_fields, p.extras)]
+    if fields:
+        return fields
     try:
         ruleset.create(settings)
     except RulesError as exc:
@@ -217,13 +228,26 @@ def _person(table: Table, problems: list[str]) -> Player:
         table.wrong("id", "one word: players sign with `PLAYER <id> <secret>`")
     if not is_gm and ident.casefold() == "gm":
         table.wrong("id", "another id: 'gm' is the game master's")
-    home = table.raw.get("home", "")
     return Player(
         id=ident, name=table.text("name", ident), emails=tuple(e.lower() for e in emails), secret=secret,
-        faction=table.text("faction"), faction_name=table.text("faction_name"),
-        home=str(home) if isinstance(home, int) and not isinstance(home, bool) else table.text("home"),
-        forum=table.text("forum"),
+        faction=table.text("faction"), faction_name=table.text("faction_name"), forum=table.text("forum"),
+        extras={} if is_gm else _extras(table),
     )
+
+
+PERSON_KEYS = frozenset({"id", "name", "email", "emails", "secret", "faction", "faction_name", "forum"})
+
+
+def _extras(table: Table) -> dict[str, str]:
+    """Every other key of a [[players]] entry: the rule system's fields (a whole number reads as
+    text, so `home = 3` is `home = "3"`). Which it knows and takes is its business."""
+    extras = {}
+    for key, value in table.raw.items():
+        if key in PERSON_KEYS:
+            continue
+        number = isinstance(value, int) and not isinstance(value, bool)
+        extras[str(key)] = str(value) if number else table.text(key, what="text or a whole number")
+    return extras
 
 
 def _check_unique(players: tuple[Player, ...], problems: list[str]) -> None:
@@ -303,7 +327,8 @@ def check_loaded(folder: Path, state: Mapping[str, Any], auth: Mapping[str, Any]
             raise SettingsError(folder / name, problems)
     for sub in WRITTEN:
         path = folder / sub
-        if path.is_dir() and not os.access(path, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
+        effective = os.access in os.supports_effective_ids
+        if path.is_dir() and not os.access(path, os.W_OK | os.X_OK, effective_ids=effective):
             raise StoreError(f"{path}: pbem cannot write here (permission denied or a read-only file system); "
                              f"give the user running pbem (uid {os.geteuid()}) write access to it")
 

@@ -6,7 +6,7 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,8 +17,9 @@ from pbem.campaign import NAME_RE, Campaign, Player, SettingsError, settings_fro
 from pbem.checks import email_problem, shown, text_problem
 from pbem.errors import UserError
 from pbem.intake import Reply
+from pbem.kit.players import field_problems, unknown_fields, with_defaults
 from pbem.rulesets import registry
-from pbem.rulesets.base import Ruleset
+from pbem.rulesets.base import AnyRuleset
 from pbem.site import FILE as SITE_FILE
 from pbem.store import write_toml
 
@@ -38,24 +39,27 @@ class NewPlayer:
     email: str
     faction_name: str = ""
     faction: str = ""
-    home: str = ""
+    extras: dict[str, str] = field(default_factory=dict, hash=False)    # the rule system's player fields
 
     @classmethod
     def parse(cls, spec: str) -> NewPlayer:
-        """`id,Name,email[,Faction name[,F]]`, e.g. `red,Alice,alice@example.org,Red,R`."""
+        """`id,Name,email[,Faction name[,F]][,field=value...]`, e.g. `red,Alice,alice@example.org,Red,R,home=3`."""
         parts = [p.strip() for p in spec.split(",")]
-        if len(parts) < 3:
-            raise UserError(f"{shown(spec)}: expected id,Name,email[,Faction[,token prefix]]")
-        faction_name = parts[3] if len(parts) > 3 else parts[1]
-        faction = parts[4] if len(parts) > 4 else parts[0][:1].upper()
-        return cls(parts[0], parts[1], parts[2].lower(), faction_name, faction)
+        named = [p for p in parts[3:] if FIELD.match(p)]
+        plain = [p for p in parts[3:] if not FIELD.match(p)]
+        if len(parts) < 3 or len(plain) > 2:
+            raise UserError(f"{shown(spec)}: expected id,Name,email[,Faction[,token prefix]][,field=value...]")
+        faction_name = plain[0] if plain else parts[1]
+        faction = plain[1] if len(plain) > 1 else parts[0][:1].upper()
+        extras = dict(p.split("=", 1) for p in named)
+        return cls(parts[0], parts[1], parts[2].lower(), faction_name, faction,
+                   {k.strip(): v.strip() for k, v in extras.items()})
 
     def problems(self) -> list[str]:
         """What keeps these fields from a campaign.toml entry (the whole campaign is checked later)."""
-        found = [f"{field}: {problem}" for field, value in (("id", self.id), ("name", self.name),
-                                                           ("faction", self.faction_name), ("token prefix", self.faction),
-                                                           ("home", self.home))
-                 if (problem := text_problem(value))]
+        given = (("id", self.id), ("name", self.name), ("faction", self.faction_name), ("token prefix", self.faction),
+                 *self.extras.items())
+        found = [f"{key}: {problem}" for key, value in given if (problem := text_problem(value))]
         if not self.id or re.search(r"\s", self.id):
             found.append(f"id: {shown(self.id)}; expected one word, e.g. red (players sign with PLAYER <id>)")
         elif self.id.casefold() == "gm":
@@ -65,6 +69,19 @@ class NewPlayer:
         if problem := email_problem(self.email):
             found.append(f"email: {problem}")
         return found
+
+    def fields(self, ruleset: AnyRuleset, seat: int) -> dict[str, str]:
+        """The rule system's fields as campaign.toml keeps them: given, or the default for `seat`."""
+        return with_defaults(ruleset.player_fields, self.extras, seat)
+
+    def field_problems(self, ruleset: AnyRuleset, seat: int) -> list[str]:
+        """Fields the rule system does not have, and values it refuses."""
+        return unknown_fields(ruleset.player_fields, self.extras, ruleset.title) + \
+            field_problems(ruleset.player_fields, self.fields(ruleset, seat))
+
+
+FIELD = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*=")
+"""A `--player` part that names one of the rule system's fields: `home=3`."""
 
 
 def read_players(specs: list[str]) -> tuple[list[NewPlayer], list[str], list[str]]:
@@ -88,14 +105,16 @@ def argument_problems(root: Path, name: str, ruleset_name: str, players: list[Ne
     problems = [] if NAME_RE.match(name) else [f"name: {shown(name)}: use 1-48 lower-case letters, digits, '-' or '_'"]
     problems += place_problems(address, timezone, [gm_email, *(p.email for p in players)])
     try:
-        registry.get(ruleset_name)
+        ruleset: AnyRuleset | None = registry.get(ruleset_name)
     except KeyError as exc:
+        ruleset = None
         problems.append(f"ruleset: {exc.args[0]}")
     if problem := email_problem(gm_email):
         problems.append(f"GM email: {problem}")
     seen: dict[str, str] = {}
-    for label, player in zip(labels, players):
-        problems += [f"{label} ({shown(player.id)}): {p}" for p in player.problems()]
+    for seat, (label, player) in enumerate(zip(labels, players, strict=True)):
+        own = player.problems() + (player.field_problems(ruleset, seat) if ruleset else [])
+        problems += [f"{label} ({shown(player.id)}): {p}" for p in own]
         first = seen.setdefault(player.id.casefold(), label)
         if first != label:
             problems.append(f"{label}: the id {player.id!r} is taken by {first}")
@@ -159,7 +178,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     return _build(root, name, data, now, secrets if welcome else None), secrets
 
 
-def _settings_table(root: Path, name: str, ruleset: Ruleset, map_name: str, players: list[NewPlayer], gm_email: str,
+def _settings_table(root: Path, name: str, ruleset: AnyRuleset, map_name: str, players: list[NewPlayer], gm_email: str,
                     secrets: dict[str, str], schedule: dict[str, str] | None, transport: dict[str, Any] | None,
                     rules: dict[str, Any] | None) -> dict[str, Any]:
     """campaign.toml as `pbem new` writes it."""
@@ -172,8 +191,8 @@ def _settings_table(root: Path, name: str, ruleset: Ruleset, map_name: str, play
         "gm": {"id": "gm", "name": "Game master", "email": gm_email.lower(),
                "secret": credentials.hash_generated(secrets["gm"])},
         "players": [{"id": p.id, "name": p.name, "email": p.email, "faction": p.faction,
-                     "faction_name": p.faction_name, "home": p.home or str(i + 1),
-                     "secret": credentials.hash_generated(secrets[p.id])} for i, p in enumerate(players)],
+                     "faction_name": p.faction_name, **p.fields(ruleset, seat),
+                     "secret": credentials.hash_generated(secrets[p.id])} for seat, p in enumerate(players)],
         "rules": rules or {},
     }
     try:

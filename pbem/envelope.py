@@ -27,7 +27,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from pbem.orders import MAX_ORDER_LINES, InvalidOrder, OrderProblem, significant_lines, too_long
+from pbem.kit.orders import MAX_ORDER_LINES, InvalidOrder, OrderProblem, significant_lines, too_long
 
 TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,47}", re.IGNORECASE)

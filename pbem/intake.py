@@ -24,9 +24,9 @@ from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
 from pbem.isolation import is_injected, one_line
 from pbem.journal import journal_key, recall
+from pbem.kit.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.mail.message import Submission
 from pbem.masking import SecretMask, masked
-from pbem.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.rulesets.base import Context, Parsed, Report, Ruleset, Stage
 from pbem.schedule import iso, parse_duration, parse_time
 from pbem.throttle import Throttle

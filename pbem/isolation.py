@@ -16,8 +16,8 @@ from pathlib import Path
 from jinja2 import TemplateError
 
 from pbem.campaign import SettingsError
+from pbem.kit.rulebook import RulesError
 from pbem.mail.connection import MailUnavailable
-from pbem.rulebook import RulesError
 from pbem.schedule import iso
 from pbem.store import LockBusy, StoreError, read_toml, write_toml
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pbem import credentials
-from pbem.orders import OrderProblem
+from pbem.kit.orders import OrderProblem
 
 MARK = "(secret hidden)"
 """Plain words and parentheses: the same in the text part, the HTML part and under the md filter."""

@@ -23,7 +23,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateSynt
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
-from pbem.orders import MAX_LINE_CHARS, MAX_ORDER_LINES
+from pbem.kit.orders import MAX_LINE_CHARS, MAX_ORDER_LINES
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|(?<=\n)(?=[>#+-])")

@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import dice as dicemod
 from pbem.campaign import Campaign
+from pbem.kit import dice as dicemod
 from pbem.rulesets.base import Context, Ruleset, Stage
 from pbem.schedule import iso, parse_time
 from pbem.store import read_toml, write_atomic, write_toml

@@ -19,8 +19,8 @@ from pbem.rulesets import registry
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002", "gm": "GMGM-TEST-0000-0000-0000"}
-PLAYERS = (NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
-           NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5"))
+PLAYERS = (NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", {"home": "1"}),
+           NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", {"home": "5"}))
 
 
 def dr_campaign(root: Path, tokens: Mapping[str, str] | None = None, rules: dict[str, Any] | None = None,

@@ -14,7 +14,8 @@ from typing import Any
 from pbem.campaign import Campaign
 from pbem.creation import create
 from pbem.intake import Intake
-from pbem.orders import OrderProblem
+from pbem.kit.orders import OrderProblem
+from pbem.kit.tomlio import to_data
 from pbem.rulesets import registry
 from pbem.rulesets.base import Context
 from pbem.rulesets.conquest.model import W_CAMPAIGN, W_CAPITALS, W_CONQUEST, W_RESULTS, W_SETUP
@@ -22,7 +23,6 @@ from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.ruleset import RULESET as DAEMON_RIFT
 from pbem.rulesets.diplomacy.board import standard_board
 from pbem.rulesets.diplomacy.orders import Order
-from pbem.tomlio import to_data
 from tests import engine_helpers as dr
 from tests.conquest.test_trn_engine import at_window
 from tests.daemon_rift.helpers_rosters import SC11, roster

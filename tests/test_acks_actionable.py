@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.campaign import Campaign
-from pbem.orders import AmbiguousOrder, InvalidOrder, NameIndex, NotAnOrder, trailing
+from pbem.kit.orders import AmbiguousOrder, InvalidOrder, NameIndex, NotAnOrder, trailing
 from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"

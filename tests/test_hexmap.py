@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.hexmap import hexmap_from_dict
-from pbem.mapdata import MapError
+from pbem.kit.hexes import hexmap_from_dict
+from pbem.kit.maps import MapError
 
 
 def test_hex_neighbours_and_distance_follow_the_grid() -> None:

@@ -66,7 +66,7 @@ def test_md_code_keeps_backticks_in_the_span() -> None:
 
 
 def test_ack_notes_reasons_and_receipts_names_are_escaped() -> None:
-    from pbem.orders import InvalidOrder
+    from pbem.kit.orders import InvalidOrder
 
     context = {"campaign": {"title": "Rift"}, "stage": {"title": "Turn 1"}, "player": {"name": "A", "faction_name": ""},
                "notes": [HOSTILE], "accepted": [(2, HOSTILE)], "problems": [InvalidOrder(HOSTILE, 3)],

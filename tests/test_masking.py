@@ -10,8 +10,8 @@ import pytest
 
 from pbem import credentials
 from pbem.campaign import Campaign
+from pbem.kit.orders import InvalidOrder
 from pbem.masking import MARK, SCRYPT_CHECKS, SecretMask, masked
-from pbem.orders import InvalidOrder
 from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 GENERATED = "K7QD-M2XP-4TRA-9B2C-WZ5E"
@@ -77,8 +77,9 @@ def test_a_secret_in_a_gm_command_is_not_quoted_in_the_gm_ack(camp: Campaign) ->
 
 def test_the_postmaster_does_not_quote_the_envelope_secret_of_mail_for_no_campaign(tmp_path: Path) -> None:
     import email
-    import tomli_w
     from email import policy
+
+    import tomli_w
 
     from pbem.engine import tick
     from tests.mail.conftest import make_campaign

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from pbem.adjudicator import Resolver
+from pbem.kit.resolver import Resolver
 
 
 def _never(r: Resolver[str], cycle: Sequence[str]) -> None:  # pragma: no cover - must not run

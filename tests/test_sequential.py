@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.sequential import Cycle, carry_out, ranked_choices
+from pbem.kit.sequential import Cycle, carry_out, ranked_choices
 
 
 def test_ranked_choices_give_each_player_his_first_entry_still_free() -> None:

@@ -32,7 +32,7 @@ def broken_beside_healthy(tmp_path: Path, file: str, edit: Edit, ruleset: str = 
     healthy = dr_campaign(tmp_path)
     root = healthy.folder.parent
     players = [NewPlayer("eng", "Ann", "ann@test.localhost", "England")] if ruleset == "diplomacy" else \
-        [NewPlayer("red", "Ann", "ann@test.localhost", "Red", "R", "1")]
+        [NewPlayer("red", "Ann", "ann@test.localhost", "Red", "R", {"home": "1"})]
     camp, _ = create(root, "aaa", ruleset, "", players, "gm@test.localhost", T0)
     path = camp.folder / file
     data = read_toml(path) if path.exists() else {}

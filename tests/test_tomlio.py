@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.tomlio import from_data, to_data
+from pbem.kit.tomlio import from_data, to_data
 
 
 @dataclass

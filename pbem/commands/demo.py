@@ -36,7 +36,7 @@ class Demo:
 
     campaign: str
     map: str
-    players: tuple[tuple[str, str, str, str, str, str], ...]   # NewPlayer fields
+    players: tuple[tuple[str, str, str, str, str, dict[str, str]], ...]   # NewPlayer fields
     secrets: dict[str, str]
     schedule: dict[str, str]
     rules: dict[str, Any] = field(default_factory=dict)    # rule overrides for the demo campaign
@@ -46,10 +46,10 @@ class Demo:
 DEMOS = {
     "daemon_rift": Demo(
         "rift-demo", "rift_valley",
-        (("red", "Alice", "alice@players.localhost", "Red", "R", "1"),
-         ("blue", "Bob", "bob@players.localhost", "Blue", "B", "5"),
-         ("green", "Carol", "carol@players.localhost", "Green", "G", "3"),
-         ("yellow", "Dave", "dave@players.localhost", "Yellow", "Y", "2")),
+        (("red", "Alice", "alice@players.localhost", "Red", "R", {"home": "1"}),
+         ("blue", "Bob", "bob@players.localhost", "Blue", "B", {"home": "5"}),
+         ("green", "Carol", "carol@players.localhost", "Green", "G", {"home": "3"}),
+         ("yellow", "Dave", "dave@players.localhost", "Yellow", "Y", {"home": "2"})),
         {"red": "RRRR-DEMO-0000-0000-0001", "blue": "BBBB-DEMO-0000-0000-0002",
          "green": "GGGG-DEMO-0000-0000-0003", "yellow": "YYYY-DEMO-0000-0000-0004",
          "gm": "GMGM-DEMO-0000-0000-0000"},
@@ -57,7 +57,7 @@ DEMOS = {
          "at": "20:00", "reminder": "24h"}, dice_turns=15),
     "diplomacy": Demo(
         "dip-demo", "standard",
-        tuple((pid, name, f"{name.lower()}@players.localhost", power, power, "")
+        tuple((pid, name, f"{name.lower()}@players.localhost", power, power, {})
               for pid, name, power in (("eng", "Alice", "England"), ("fra", "Bob", "France"),
                                        ("ger", "Carol", "Germany"), ("ita", "Dave", "Italy"),
                                        ("aus", "Erin", "Austria"), ("rus", "Frank", "Russia"),
@@ -69,7 +69,7 @@ DEMOS = {
          "at": "20:00", "reminder": "24h"}),
     "conquest": Demo(
         "coc-demo", "four_marches",
-        tuple((pid, name, f"{pid}@players.localhost", colour, colour[0], "")
+        tuple((pid, name, f"{pid}@players.localhost", colour, colour[0], {})
               for pid, name, colour in (("anna", "Anna", "Red"), ("ben", "Ben", "Blue"), ("cara", "Cara", "Green"),
                                         ("dan", "Dan", "Yellow"))),
         {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",

@@ -1,4 +1,5 @@
-"""`pbem new NAME --gm-email ADDR [--address ADDR] [--timezone ZONE] --player id,Name,email[,Faction[,F]] ...`"""
+"""`pbem new NAME --gm-email ADDR [--address ADDR] [--timezone ZONE]
+--player id,Name,email[,Faction[,F]][,field=value...] ...`"""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--map", default="", help="a map in rules/maps/ (without .toml) or a path "
                    "(default: the ruleset's own, e.g. rift_valley, standard)")
     p.add_argument("--player", action="append", required=True, metavar="SPEC",
-                   help="id,Name,email[,Faction name[,token prefix]]; repeat per player, in faction order "
-                        "(Diplomacy: the faction name is the power, e.g. eng,Alice,alice@example.org,England)")
+                   help="id,Name,email[,Faction name[,token prefix]][,field=value...]; repeat per player, in "
+                        "faction order (Diplomacy: the faction name is the power, e.g. eng,Alice,alice@example.org,"
+                        "England); field=value sets one of the rule system's own player fields, e.g. home=3 "
+                        "(a field it does not have is refused with the list of those it has)")
     p.add_argument("--address", default="", help="the campaign's own mail address, the one players write to "
                    "(default: NAME@pbem.localhost, to change in campaign.toml before the first tick)")
     p.add_argument("--timezone", default="", help="the time zone deadlines are set and shown in, e.g. Europe/Berlin "

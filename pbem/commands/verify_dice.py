@@ -13,9 +13,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem import dice
     from pbem.commands._common import campaign_folder
     from pbem.errors import UserError
+    from pbem.kit import dice
     from pbem.store import read_toml
 
     path = campaign_folder(args) / "history" / f"{args.turn:03d}" / "dice.toml"

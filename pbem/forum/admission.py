@@ -39,8 +39,10 @@ from pbem.envelope import ENGINE_COMMANDS, Envelope
 from pbem.forum.base import Post
 from pbem.forum.config import ForumSettings
 from pbem.forum.leaks import SECRET_WORDS, Leak, leaks, looks_secret
+from pbem.kit.orders import significant_lines
 from pbem.mail.message import Submission
-from pbem.orders import significant_lines
+from pbem.kit.orders import significant_lines
+from pbem.schedule import iso, parse_time
 from pbem.throttle import Throttle
 
 ALERT_WINDOW = timedelta(hours=24)

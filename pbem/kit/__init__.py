@@ -1,2 +1,6 @@
-"""The kit rule systems are built from: dice, order reading, rule books, player order,
-rosters, the resolver and maps. A rule system imports from here and `pbem.rulesets.base`."""
+"""The kit rule systems are built from: dice and dice specs (`dice`), order reading and its
+problems (`orders`), rule books (`rulebook`), player order and ranked lists (`sequential`),
+rosters (`roster`), the resolver (`resolver`), TOML round trips of typed state (`tomlio`),
+per-player fields (`players`) and maps (`maps`: the PlaceMap interface, its loader and MapError;
+`territories` and `hexes`, the two kinds of map the kit ships). A rule system imports from here
+and `pbem.rulesets.base`."""

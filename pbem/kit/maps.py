@@ -3,13 +3,25 @@ and the square-tile and region maps of later rule systems.
 
 Rule systems keep their own map classes (they know their own terrain and rules); each
 implements `PlaceMap`, which is all the map pictures and the generic tools read.
+
+Every map file is read by `load`, by name (a ready-made map in rules/maps/) or by path. Each kind
+of map registers how it is built (`register`) and the top-level table that marks its files
+(`[territories]`, `[tiles]`, `[provinces]`); every problem of a file comes back at once in one
+`MapError`, each problem led by its key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import importlib
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from pbem.errors import UserError
+
+MAPS_DIR = Path(__file__).resolve().parents[2] / "rules" / "maps"
 
 Point = tuple[float, float]
 
@@ -20,7 +32,7 @@ class Edge:
 
     a: str
     b: str
-    kinds: frozenset[str] = frozenset()     # "river", "bridge", "road", "sea", "coast", "pass", ...
+    kinds: frozenset[str] = frozenset()     # "river", "bridge", "road", "army", "fleet", "pass", ...
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,8 @@ class PlaceMap(Protocol):
         ...
 
     def lookup(self, text: str) -> str:
-        """The place an id, name or alias means; raises KeyError with a suggestion when none."""
+        """The place an id, name or alias means; raises an OrderProblem (InvalidOrder with a
+        suggestion, or AmbiguousOrder) when none or several."""
         ...
 
     def name_of(self, place: str) -> str:
@@ -79,3 +92,102 @@ class PlaceMap(Protocol):
     def geometry(self) -> Geometry:
         """The map's own drawing, or an empty `Geometry` (pictures then lay it out from the borders)."""
         ...
+
+
+class MapError(UserError):
+    """A map that cannot be used: one line naming the file, then every problem found, each led
+    by its key (`territories.T3.terrain: ...`)."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        super().__init__(f"{source}: " + "; ".join(self.problems))
+
+
+@dataclass(frozen=True)
+class MapKind:
+    """How one kind of map file is built: `table` is the top-level table only its files have."""
+
+    name: str
+    table: str
+    build: Callable[[Mapping[str, Any], str], PlaceMap]
+
+
+_KINDS: dict[str, MapKind] = {}
+BUILT_IN = ("pbem.kit.territories", "pbem.kit.hexes")
+"""The kit's own kinds; rule systems with a map of their own register it when imported."""
+
+
+def register(kind: MapKind) -> MapKind:
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def kinds() -> dict[str, MapKind]:
+    """Every kind registered so far, the kit's own first."""
+    for module in BUILT_IN:
+        importlib.import_module(module)
+    return dict(_KINDS)
+
+
+def map_path(path_or_name: str | Path) -> Path:
+    """A ready-made map by name (`rift_valley`), or a file by path (`maps/mine.toml`)."""
+    if isinstance(path_or_name, Path) or path_or_name.endswith(".toml"):
+        return Path(path_or_name)
+    return MAPS_DIR / f"{path_or_name}.toml"
+
+
+def ready_made() -> list[str]:
+    return sorted(p.stem for p in MAPS_DIR.glob("*.toml"))
+
+
+def read_map_file(path: Path) -> dict[str, Any]:
+    """A map's TOML; a missing or unreadable file is a MapError naming it."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        ready = ", ".join(ready_made())
+        raise MapError(str(path), [f"no such map file; the ready-made maps are {ready}"]) from exc
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise MapError(str(path), [f"cannot be read: {exc}"]) from exc
+
+
+def load(path_or_name: str | Path, kind: str = "") -> PlaceMap:
+    """The map a name or path means, built by `kind` (by default, the kind whose table the file
+    has); raises MapError listing every problem."""
+    path = map_path(path_or_name)
+    return build(read_map_file(path), str(path), kind)
+
+
+def build(data: Mapping[str, Any], source: str = "map", kind: str = "") -> PlaceMap:
+    """A map from TOML data already read (tests, positions written inline)."""
+    return _kind_of(data, source, kind).build(data, source)
+
+
+def _kind_of(data: Mapping[str, Any], source: str, wanted: str) -> MapKind:
+    known = kinds()
+    if (wanted not in known) if wanted else not _matching(known, data):
+        known = _with_rule_systems(known)
+    if wanted:
+        if wanted not in known:
+            raise MapError(source, [f"unknown kind of map {wanted!r}; known: {', '.join(sorted(known))}"])
+        return known[wanted]
+    found = _matching(known, data)
+    if len(found) != 1:
+        tables = ", ".join(f"[{k.table}] ({k.name})" for k in known.values())
+        what = "more than one" if found else "none"
+        raise MapError(source, [f"a map has exactly one of the tables {tables}; this one has {what}"])
+    return found[0]
+
+
+def _matching(known: Mapping[str, MapKind], data: Mapping[str, Any]) -> list[MapKind]:
+    return [k for k in known.values() if k.table in data]
+
+
+def _with_rule_systems(known: dict[str, MapKind]) -> dict[str, MapKind]:
+    """The kinds of every installed rule system too (each registers its own when imported)."""
+    from pbem.rulesets import registry
+
+    for name in registry.available():
+        registry.get(name)
+    return dict(_KINDS) | known

@@ -17,9 +17,11 @@ from datetime import datetime
 from typing import Any, Generic
 
 from pbem.campaign import Player, Settings
-from pbem.dice import Dice
-from pbem.orders import OrderProblem
-from pbem.rulebook import RULES_DIR, RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.orders import OrderProblem
+from pbem.kit.maps import ready_made
+from pbem.kit.players import PlayerField
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 
 
@@ -153,6 +155,8 @@ class Ruleset(Generic[S, M]):
     templates = "common"
     default_map = ""                                        # the map `pbem new` uses without --map
     windows: Mapping[str, str] = {"orders": "7d"}           # schedule windows the stages use, with lengths for `pbem new`
+    player_fields: Mapping[str, PlayerField] = {}
+    """Per-player settings of this system (`pbem new --player ...,home=3`), read as `Player.extras`."""
 
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Check the [[players]] tables `pbem new` is about to write and complete them (e.g. the
@@ -169,7 +173,7 @@ class Ruleset(Generic[S, M]):
     def ready_maps(self) -> list[str]:
         """The ready-made maps `--map` names (a path to a .toml map file is accepted as well);
         by default every map in rules/maps/, which the rule system's own loader then checks."""
-        return sorted(p.stem for p in (RULES_DIR / "maps").glob("*.toml"))
+        return ready_made()
 
     def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
         """The stored game of a campaign started from a position written by hand (the rule system's

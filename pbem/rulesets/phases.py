@@ -17,8 +17,8 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from pbem.campaign import Player, Settings
-from pbem.dice import Dice
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.rulebook import RuleBook
 
 S = TypeVar("S")        # a rule system's typed state (a dataclass that round-trips through TOML)
 M = TypeVar("M")        # its map (a `pbem.kit.maps.PlaceMap`)

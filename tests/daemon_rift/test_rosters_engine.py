@@ -44,9 +44,9 @@ C1 character Herald @100 W2 wizard | Staff of Change 35"""
 
 
 def campaign(root: Path, phase: str = "orders", rules: dict[str, Any] | None = None) -> Campaign:
-    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", "1"),
-               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", "5"),
-               NewPlayer("green", "Carol", "carol@test.localhost", "Green", "G", "3")]
+    players = [NewPlayer("red", "Alice", "alice@test.localhost", "Red", "R", {"home": "1"}),
+               NewPlayer("blue", "Bob", "bob@test.localhost", "Blue", "B", {"home": "5"}),
+               NewPlayer("green", "Carol", "carol@test.localhost", "Green", "G", {"home": "3"})]
     transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
     camp, _ = create(root / "campaigns", "rift", "daemon_rift", "rift_valley", players, "gm@test.localhost", T0,
                      transport=transport, fixed_secrets=SECRETS, rules=rules)

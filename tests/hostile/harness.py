@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import email
 import re
-from collections import Counter
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -29,20 +29,30 @@ from pbem.campaign import Campaign
 from pbem.creation import NewPlayer, create
 from pbem.engine import TickLog, tick
 from pbem.journal import journal_key
+from pbem.kit.tomlio import from_data, to_data
 from pbem.mail.message import parse_message
 from pbem.rulesets import registry
 from pbem.rulesets.conquest.model import W_CAMPAIGN, ConquestState
 from pbem.rulesets.conquest.ruleset import RULESET as CONQUEST
 from pbem.store import read_toml
-from pbem.tomlio import from_data, to_data
 from tests.hostile.make_corpus import (
-    ALICE, BOB, CONQ_SECRETS, CORPUS, DATE, HEALTHY_ID, SECRETS, build, campaign_of, kind_of)
+    ALICE,
+    BOB,
+    CONQ_SECRETS,
+    CORPUS,
+    DATE,
+    HEALTHY_ID,
+    SECRETS,
+    build,
+    campaign_of,
+    kind_of,
+)
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
-DR_PLAYERS = [NewPlayer("red", "Alice", "alice@players.test", "Red", "R", "1"),
-              NewPlayer("blue", "Bob", "bob@players.test", "Blue", "B", "5"),
-              NewPlayer("grey", "Mallory", "mallory@players.test", "Grey", "G", "3"),
-              NewPlayer("green", "Carol", "carol@players.test", "Green", "N", "7")]
+DR_PLAYERS = [NewPlayer("red", "Alice", "alice@players.test", "Red", "R", {"home": "1"}),
+              NewPlayer("blue", "Bob", "bob@players.test", "Blue", "B", {"home": "5"}),
+              NewPlayer("grey", "Mallory", "mallory@players.test", "Grey", "G", {"home": "3"}),
+              NewPlayer("green", "Carol", "carol@players.test", "Green", "N", {"home": "7"})]
 CONQ_PLAYERS = [NewPlayer(p, p.title(), f"{p}@players.test", c, c[0]) for p, c in
                 (("anna", "Red"), ("ben", "Blue"), ("cara", "Green"))]
 GM_EMAIL = "gm@players.test"

@@ -110,8 +110,8 @@ def smtp_spec(server: Dovecot, relay: Relay, **extra: Any) -> dict[str, Any]:
 
 def make_campaign(root: Path, name: str = "rift", transport: dict[str, Any] | None = None) -> Campaign:
     """A Daemon Rift campaign in its orders window: red (alice) and blue (bob), GM gm@pbem.test."""
-    players = [NewPlayer("red", "Alice", "alice@pbem.test", "Red", "R", "1"),
-               NewPlayer("blue", "Bob", "bob@pbem.test", "Blue", "B", "5")]
+    players = [NewPlayer("red", "Alice", "alice@pbem.test", "Red", "R", {"home": "1"}),
+               NewPlayer("blue", "Bob", "bob@pbem.test", "Blue", "B", {"home": "5"})]
     camp, _ = create(root, name, "daemon_rift", "rift_valley", players, "gm@pbem.test", T0,
                      transport=transport, fixed_secrets=SECRETS)
     state = camp.state["game"]["dr"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.kit.dice import dice_spec as dice_spec  # one reading of dice for every rule system
 from pbem.rulebook import RuleBook, RulesError, load_rules
 
 SYSTEM = "conquest"
@@ -159,14 +160,6 @@ def _check_lists(book: RuleBook) -> list[str]:
         problems.append("rules: 'challenge.fallback' = 'random' forces a challenge on a silent player, which only "
                         "makes sense with 'challenge.mandatory' = true")
     return problems
-
-
-def dice_spec(text: str) -> tuple[int, int]:
-    """`"2d6"` -> (2, 6)."""
-    count, sep, sides = str(text).lower().partition("d")
-    if not sep or not sides.isdigit() or (count and not count.isdigit()) or int(sides) < 2 or count == "0":
-        raise ValueError(f"{text!r} is not a dice expression like 1d6 or 2d6")
-    return int(count or 1), int(sides)
 
 
 def event_names(book: RuleBook) -> dict[str, str]:

@@ -10,23 +10,12 @@ battles are built on (DR-LST-5).
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.kit.dice import dice_spec as dice_spec  # one reading of dice for every rule system
 from pbem.rulebook import RuleBook, RulesError, load_rules
-
-_DICE = re.compile(r"^\s*(\d+)\s*[dD]\s*(\d+)\s*$")
-
-
-def dice_spec(text: str) -> tuple[int, int]:
-    """`"2d6"` -> (2, 6); raises ValueError for anything else."""
-    found = _DICE.match(str(text))
-    if not found or int(found[1]) < 1 or int(found[2]) < 2:
-        raise ValueError(f"{text!r} is not a dice roll like \"1d6\" or \"2d6\"")
-    return int(found[1]), int(found[2])
-
 
 _CHECKED: weakref.WeakSet[RuleBook] = weakref.WeakSet()
 

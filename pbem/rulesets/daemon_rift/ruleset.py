@@ -35,6 +35,7 @@ from pbem.rulesets.daemon_rift import (
 )
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
 from pbem.rulesets.phases import GMVerb, Phase
+from pbem.rulesets.daemon_rift.players import PLAYER_FIELDS
 
 
 @lru_cache(maxsize=16)
@@ -45,7 +46,7 @@ def campaign_map(name: str) -> GameMap:
 
 def home_of(player: Player) -> str:
     """The home a player chose for his faction's stronghold (`pbem new`), "" for the map's own."""
-    return player.home
+    return player.extras.get("home", "")
 
 
 class DaemonRift(Ruleset[DRGame, GameMap]):
@@ -55,6 +56,7 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
     templates = "daemon_rift"
     default_map = "rift_valley"
     windows: Mapping[str, str] = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
+    player_fields = PLAYER_FIELDS
 
     phases: Mapping[str, Phase[DRGame, GameMap]] = {
         "lists": phase_lists.LISTS, "orders": phase_orders.ORDERS, "battles": phase_battles.BATTLES,

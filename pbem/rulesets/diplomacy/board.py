@@ -7,14 +7,14 @@ so adjudicating a phase never re-reads or re-derives the map.
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import UserError
+from pbem.kit.maps import Edge, Geometry, MapKind, load, register
+from pbem.kit.maps import MapError as MapError  # the one map error; the Diplomacy modules import it from here
 from pbem.orders import NameIndex
 
 MAPS_DIR = Path(__file__).resolve().parents[3] / "rules" / "maps"
@@ -27,10 +27,6 @@ COAST_NAMES: dict[str, tuple[str, ...]] = {
     "EC": ("ec", "e", "east", "eastcoast"),
     "WC": ("wc", "w", "west", "westcoast"),
 }
-
-
-class MapError(UserError):
-    """A map file that does not describe a consistent board; lists every problem."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +174,61 @@ class Board:
         impossible in the current position are illegal)."""
         return SeaRoutes(self, fleet_seas)
 
+    # -- the PlaceMap protocol (pbem.kit.maps) -------------------------------------------
+    def places(self) -> list[str]:
+        """Every province, in the map file's order."""
+        return list(self.provinces)
+
+    def lookup(self, text: str) -> str:
+        """The province an id, name or alias means; raises InvalidOrder / AmbiguousOrder."""
+        return self.province(text)
+
+    def name_of(self, place: str) -> str:
+        return self.provinces[place].name
+
+    def label(self, place: str) -> str:
+        """`SPA (Spain)`."""
+        name = self.name_of(place)
+        return place if name == place else f"{place} ({name})"
+
+    def neighbours(self, place: str) -> frozenset[str]:
+        """The provinces an army or a fleet (from any of its coasts) can move to from `place`."""
+        return self._crossings[place][0] | self._crossings[place][1]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return a in self.provinces and b in self.neighbours(a)
+
+    def terrain(self, place: str) -> str:
+        """"land", "coast" or "sea"."""
+        return self.provinces[place].kind
+
+    def features(self, place: str) -> frozenset[str]:
+        """"supply_centre", "home" (a power's home centre), "sea"."""
+        spec = self.provinces[place]
+        homes = any(place in power.home for power in self.powers.values())
+        marks = {"supply_centre": spec.supply, "home": homes, "sea": spec.kind == "sea"}
+        return frozenset(mark for mark, there in marks.items() if there)
+
+    def edges(self) -> Iterator[Edge]:
+        """Each border once, marked with who crosses it: "army", "fleet" or both."""
+        order = {p: n for n, p in enumerate(self.provinces)}
+        for a, (army, fleet) in self._crossings.items():
+            for b in sorted(army | fleet, key=order.__getitem__):
+                if order[a] < order[b]:
+                    kinds = {"army"} if b in army else set()
+                    yield Edge(a, b, frozenset(kinds | ({"fleet"} if b in fleet else set())))
+
+    def geometry(self) -> Geometry:
+        """The board file carries no drawing: pictures lay it out from the borders."""
+        return Geometry()
+
+    @cached_property
+    def _crossings(self) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+        """Province -> (provinces an army reaches, provinces a fleet reaches from any coast)."""
+        return {p: (self.army_adj.get(p, frozenset()),
+                    frozenset().union(*(self.fleet_reach.get(loc, frozenset()) for loc in self.locations(p))))
+                for p in self.provinces}
+
 
 def _remember(memo: dict[str, str], key: str, value: str) -> str:
     if len(memo) >= MEMO_LIMIT:
@@ -268,12 +319,9 @@ class SeaRoutes:
 
 def load_board(path: Path | str) -> Board:
     """Read and check a map file; raises MapError listing every problem found."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise MapError(f"{path}: {exc}") from exc
-    return board_from_data(data, str(path))
+    board = load(Path(path), "diplomacy")
+    assert isinstance(board, Board)
+    return board
 
 
 def board_from_data(data: Mapping[str, Any], where: str = "map") -> Board:
@@ -293,7 +341,7 @@ def board_from_data(data: Mapping[str, Any], where: str = "map") -> Board:
     _check_edges(fleet, "fleet", set(fleet), errors)
     powers = {name: _power(name, spec, provinces, errors) for name, spec in data.get("powers", {}).items()}
     if errors:
-        raise MapError(f"{where}: " + "; ".join(errors))
+        raise MapError(where, errors)
     return Board(str(data.get("name", where)), provinces, powers, army, fleet)
 
 
@@ -313,11 +361,18 @@ def _province(pid: str, spec: Mapping[str, Any], errors: list[str]) -> Province:
 
 def _check_edges(adj: Mapping[str, Iterable[str]], what: str, known: set[str], errors: list[str]) -> None:
     for src, targets in adj.items():
-        for dst in targets:
+        key = _edge_key(src, what)
+        for dst in sorted(targets):
             if dst not in known:
-                errors.append(f"{src}: {what} adjacency to unknown {dst!r}")
+                errors.append(f"{key}: {what} adjacency to unknown {dst!r}")
             elif src not in adj.get(dst, ()):
-                errors.append(f"{what} adjacency {src} -> {dst} is not listed back")
+                errors.append(f"{key}: {what} adjacency {src} -> {dst} is not listed back")
+
+
+def _edge_key(src: str, what: str) -> str:
+    """Where in the file a location's adjacency list is: `provinces.SPA.coasts.NC`, `provinces.PAR.army`."""
+    province, _, coast = src.partition("/")
+    return f"provinces.{province}.coasts.{coast}" if coast else f"provinces.{province}.{what}"
 
 
 def _power(name: str, spec: Mapping[str, Any], provinces: Mapping[str, Province], errors: list[str]) -> Power:
@@ -333,5 +388,8 @@ def standard_board(variant: str = "standard") -> Board:
     """A bundled map by name, loaded once per process."""
     path = MAPS_DIR / f"{variant}.toml"
     if not path.is_file():
-        raise MapError(f"unknown variant {variant!r} (no {path})")
+        raise MapError(str(path), [f"unknown variant {variant!r}; no such map file"])
     return load_board(path)
+
+
+KIND = register(MapKind("diplomacy", "provinces", board_from_data))
