@@ -13,13 +13,13 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem import credentials, turns
-from pbem.campaign import NAME_RE, Campaign, Player, SettingsError, settings_from
-from pbem.checks import email_problem, shown, text_problem
+from pbem.campaign import NAME_RE, Campaign, Player, settings_from
+from pbem.checks import SettingsError, email_problem, shown, text_problem
 from pbem.errors import UserError
 from pbem.intake import Reply
 from pbem.positions import Position
 from pbem.rulesets import registry
-from pbem.rulesets.base import PositionError, Ruleset
+from pbem.rulesets.base import AnyRuleset, PositionError
 from pbem.site import FILE as SITE_FILE
 from pbem.store import write_toml
 
@@ -53,9 +53,9 @@ class NewPlayer:
 
     def problems(self) -> list[str]:
         """What keeps these fields from a campaign.toml entry (the whole campaign is checked later)."""
-        found = [f"{field}: {problem}" for field, value in (("id", self.id), ("name", self.name),
-                                                           ("faction", self.faction_name), ("token prefix", self.faction),
-                                                           ("home", self.home))
+        fields = (("id", self.id), ("name", self.name), ("faction", self.faction_name),
+                  ("token prefix", self.faction), ("home", self.home))
+        found = [f"{field}: {problem}" for field, value in fields
                  if (problem := text_problem(value))]
         if not self.id or re.search(r"\s", self.id):
             found.append(f"id: {shown(self.id)}; expected one word, e.g. red (players sign with PLAYER <id>)")
@@ -95,7 +95,7 @@ def argument_problems(root: Path, name: str, ruleset_name: str, players: list[Ne
     if problem := email_problem(gm_email):
         problems.append(f"GM email: {problem}")
     seen: dict[str, str] = {}
-    for label, player in zip(labels, players):
+    for label, player in zip(labels, players, strict=False):
         problems += [f"{label} ({shown(player.id)}): {p}" for p in player.problems()]
         first = seen.setdefault(player.id.casefold(), label)
         if first != label:
@@ -161,7 +161,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     return _build(root, name, data, now, secrets if welcome else None, position), secrets
 
 
-def _settings_table(root: Path, name: str, ruleset: Ruleset, map_name: str, players: list[NewPlayer], gm_email: str,
+def _settings_table(root: Path, name: str, ruleset: AnyRuleset, map_name: str, players: list[NewPlayer], gm_email: str,
                     secrets: dict[str, str], schedule: dict[str, str] | None, transport: dict[str, Any] | None,
                     rules: dict[str, Any] | None) -> dict[str, Any]:
     """campaign.toml as `pbem new` writes it."""

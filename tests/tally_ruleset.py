@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from pbem.campaign import Player, Settings
@@ -65,7 +66,7 @@ class TallyRules(Ruleset[Tally, None]):
     name = "tally"
     title = "Tally"
     default_map = "rift_valley"
-    phases = {"orders": ORDERS}
+    phases = MappingProxyType({"orders": ORDERS})
 
     def create(self, settings: Settings) -> dict[str, Any]:
         return self.dump_state(Tally(counts={p.id: 0 for p in settings.players}))

@@ -9,7 +9,6 @@ verb is here without a new command. `pbem gm CAMPAIGN HELP` (or `--help`) lists 
 from __future__ import annotations
 
 import argparse
-
 from pathlib import Path
 
 from pbem.commands._common import campaign_folder, gm_command
