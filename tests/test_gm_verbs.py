@@ -96,3 +96,10 @@ def test_a_mail_without_help_gets_no_list(tally: Campaign) -> None:
     camp = run(tally)
     [ack] = [m for m in outbox(camp, "gm@") if m["In-Reply-To"] == "<g1@test.localhost>"]
     assert "Commands open now" not in body(ack)
+
+
+def test_pbem_gm_finds_a_campaign_by_name_under_root(tally: Campaign, capsys: Capture) -> None:
+    root = str(tally.folder.parent)
+    assert main(["gm", "rift", "--root", root, "NOTE", "one"]) == 0
+    assert main(["gm", "--root", root, "rift", "NOTE", "two"]) == 0
+    assert Campaign(tally.folder).state["game"]["tally"]["notes"] == ["one", "two"]

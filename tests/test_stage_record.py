@@ -45,3 +45,12 @@ def test_keys_written_by_hand_are_kept_and_no_stage_reads_as_not_started() -> No
     assert state["stage"]["note"] == "moved by hand" and state["stage"]["paused_at"] == "2026-11-24T10:00:00+00:00"
     empty = StageRecord.read({})
     assert not empty.started and empty.due is None
+
+
+def test_a_stage_record_edited_wrong_by_hand_is_named_before_it_is_read() -> None:
+    from pbem.statecheck import state_problems
+
+    bad = {"stage": {**STORED, "generation": "four", "paused_at": "yesterday"}}
+    problems = state_problems(bad)
+    assert any(p.startswith("stage.generation: found") for p in problems)
+    assert any(p.startswith("stage.paused_at: found") for p in problems)

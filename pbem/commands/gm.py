@@ -27,6 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args._parser
+    _leading_root(args)
     if args.verbs_help and args.campaign is None:
         parser.print_help()
         return 0
@@ -38,6 +39,17 @@ def run(args: argparse.Namespace) -> int:
               "`pbem gm CAMPAIGN HELP` lists those open now")
         return 2
     return gm_command(args, list(args.words))
+
+
+def _leading_root(args: argparse.Namespace) -> None:
+    """`pbem gm CAMPAIGN --root DIR VERB ...`: the words after CAMPAIGN are the command's own, but a
+    --root before the verb is still ours."""
+    words = list(args.words)
+    while words and (words[0] == "--root" and len(words) > 1 or words[0].startswith("--root=")):
+        value = words[0].partition("=")[2] or words[1]
+        words = words[1:] if "=" in words[0] else words[2:]
+        args.root = Path(value)
+    args.words = words
 
 
 def show_verbs(args: argparse.Namespace) -> int:
