@@ -45,7 +45,7 @@ def _leading_root(args: argparse.Namespace) -> None:
     """`pbem gm CAMPAIGN --root DIR VERB ...`: the words after CAMPAIGN are the command's own, but a
     --root before the verb is still ours."""
     words = list(args.words)
-    while words and (words[0] == "--root" and len(words) > 1 or words[0].startswith("--root=")):
+    while words and ((words[0] == "--root" and len(words) > 1) or words[0].startswith("--root=")):
         value = words[0].partition("=")[2] or words[1]
         words = words[1:] if "=" in words[0] else words[2:]
         args.root = Path(value)
