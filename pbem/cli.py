@@ -23,10 +23,12 @@ EPILOG = ("Start with `pbem new`, then let cron run `pbem tick` every few minute
 # command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "create a campaign from a ruleset, a map and a player list"),
+    "import": ("import_position", "start a campaign at any turn and stage from a position written by hand (GM)"),
     "tick": ("tick", "the cron job: read mail, acknowledge, resolve due turns, deliver"),
     "check-mail": ("check_mail", "log in to the campaigns' mailboxes and mail servers, changing nothing"),
     "status": ("status", "show each campaign's stage, deadline and who has submitted"),
     "orders": ("orders_cmd", "show the orders on file (GM)"),
+    "gm": ("gm", "run any game master command: pbem gm CAMPAIGN VERB ... (pbem gm CAMPAIGN HELP lists them)"),
     "resolve": ("resolve", "resolve the current stage now (GM)"),
     "result": ("result", "enter or override a battle result (GM)"),
     "sheet": ("sheet", "enter or correct a side's post-battle sheet (GM)"),
@@ -45,6 +47,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+OWN_HELP = {"gm"}
+"""Commands whose --help is their own: `pbem gm CAMPAIGN --help` lists the campaign's GM verbs."""
+
+
 def build_parser(wanted: str = "") -> argparse.ArgumentParser:
     """The parser; only the command being run imports its module."""
     parser = argparse.ArgumentParser(prog="pbem", description=DESCRIPTION, epilog=EPILOG,
@@ -52,7 +58,7 @@ def build_parser(wanted: str = "") -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
-        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd = sub.add_parser(name, help=help_text, description=help_text, add_help=name not in OWN_HELP)
         cmd.set_defaults(_module=module)
         if name == wanted:
             _load(module).add_arguments(cmd)
@@ -83,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
         return 1
-    except Exception as exc:    # a broken campaign file, a full disk: one line, never a traceback
+    except Exception as exc:    # noqa: BLE001  a broken campaign file, a full disk: one line, never a traceback
         from pbem.isolation import one_line
 
         print(f"pbem: {one_line(exc)}", file=sys.stderr)

@@ -13,13 +13,14 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem import credentials, turns
-from pbem.campaign import NAME_RE, Campaign, Player, SettingsError, settings_from
-from pbem.checks import email_problem, shown, text_problem
+from pbem.campaign import NAME_RE, Campaign, Player, settings_from
+from pbem.checks import SettingsError, email_problem, shown, text_problem
 from pbem.errors import UserError
 from pbem.intake import Reply
 from pbem.kit.players import field_problems, unknown_fields, with_defaults
+from pbem.positions import Position
 from pbem.rulesets import registry
-from pbem.rulesets.base import AnyRuleset
+from pbem.rulesets.base import AnyRuleset, PositionError
 from pbem.site import FILE as SITE_FILE
 from pbem.store import write_toml
 
@@ -150,7 +151,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
            gm_email: str, now: datetime, schedule: dict[str, str] | None = None,
            transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None,
            fixed_secrets: dict[str, str] | None = None, welcome: bool = False,
-           address: str = "", timezone: str = "") -> tuple[Campaign, dict[str, str]]:
+           address: str = "", timezone: str = "", position: Position | None = None) -> tuple[Campaign, dict[str, str]]:
     """Write a new campaign; returns it and the generated secrets (sent in welcome mails, queued
     in its outbox when `welcome` is set).
 
@@ -158,7 +159,8 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     name and renamed into place only once complete (welcome mails queued): a failure leaves no
     half-made campaign whose secrets are lost. `fixed_secrets` (player id -> secret) is for the
     demo, whose sample mails are signed. `address` and `timezone` replace the defaults
-    (NAME@pbem.localhost, UTC). Raises CreationError naming every problem."""
+    (NAME@pbem.localhost, UTC). `position` starts the game there instead of at the rule system's
+    opening (`pbem new --position`). Raises CreationError naming every problem."""
     problems = argument_problems(root, name, ruleset_name, players, gm_email, address=address, timezone=timezone)
     if problems:
         raise CreationError(problems)
@@ -175,7 +177,7 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
         settings_from(data, root / name, root / name / "campaign.toml")
     except SettingsError as exc:
         raise CreationError(exc.problems) from exc
-    return _build(root, name, data, now, secrets if welcome else None), secrets
+    return _build(root, name, data, now, secrets if welcome else None, position), secrets
 
 
 def _settings_table(root: Path, name: str, ruleset: AnyRuleset, map_name: str, players: list[NewPlayer], gm_email: str,
@@ -202,7 +204,8 @@ def _settings_table(root: Path, name: str, ruleset: AnyRuleset, map_name: str, p
     return data
 
 
-def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None) -> Campaign:
+def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None,
+           position: Position | None = None) -> Campaign:
     """The campaign folder made complete under a hidden temporary name, then renamed into place."""
     folder, staging = root / name, None
     try:
@@ -210,7 +213,7 @@ def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: 
         for stale in root.glob(f".new-{name}-*"):      # left by a run that was killed while building
             shutil.rmtree(stale, ignore_errors=True)
         staging = Path(tempfile.mkdtemp(prefix=f".new-{name}-", dir=root))
-        camp = _fill(staging / name, data, now, welcome)
+        camp = _fill(staging / name, data, now, welcome, position)
         if folder.is_dir():
             folder.rmdir()                              # empty, or argument_problems refused it
         os.rename(camp.folder, folder)
@@ -222,7 +225,8 @@ def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: 
     return Campaign(folder)
 
 
-def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None) -> Campaign:
+def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None,
+          position: Position | None = None) -> Campaign:
     """Settings, opening state, first snapshot and (with `welcome`, the secrets) the welcome mails."""
     write_toml(folder / "campaign.toml", data,
                header=f"# Campaign {data['name']}: settings. Edit freely; secrets are hashes.")
@@ -230,11 +234,17 @@ def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, 
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
     try:
-        camp.state = {"game": ruleset.create(camp.settings), "journal": {}}
+        game = position.game(ruleset, camp.settings, now) if position else ruleset.create(camp.settings)
+        camp.state = {"game": game, "journal": {}}
+    except PositionError as exc:
+        raise CreationError([f"{exc.source}: {problem}" for problem in exc.problems]) from exc
     except ValueError as exc:
         raise CreationError([f"cannot set up {data['name']}: {exc}"]) from exc
-    turns.open_stage(camp, ruleset, now)
-    turns.snapshot_start(camp, camp.state["stage"]["turn"])
+    if position:
+        position.open(camp, ruleset, now)
+    else:
+        turns.open_stage(camp, ruleset, now)
+        turns.snapshot_start(camp, camp.state["stage"]["turn"])
     camp.save()
     if welcome is not None:
         queue_welcome(camp, welcome, now)

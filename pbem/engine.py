@@ -46,6 +46,7 @@ from pbem.reports import render
 from pbem.routing import SharedIntake
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Report, Ruleset, Stage
+from pbem.stagerecord import Question, StageRecord
 from pbem.store import LockBusy, campaign_lock
 from pbem.template_alerts import alert_template_problems
 
@@ -582,8 +583,8 @@ def publish_posts(camp: Campaign, faults: Faults, log: TickLog) -> None:
 def resolve_due(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -> None:
     for _ in range(MAX_STAGES_PER_TICK):
         if "stage" not in camp.state:
-            turns.open_stage(camp, ruleset, now)
-            turns.snapshot_start(camp, camp.state["stage"]["turn"])
+            opened = turns.open_stage(camp, ruleset, now)
+            turns.snapshot_start(camp, opened.turn)
             camp.save()
         stage = ruleset.stage(turns.context(camp, now))
         if not turns.is_due(camp, stage, now):
@@ -610,7 +611,7 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     camp.state["game"] = res.game
     new_stage = turns.open_stage(camp, ruleset, now)
     extra["next_stage"] = new_stage
-    extra["next_deadline"] = turns.parse_time(camp.state["stage"]["deadline"])
+    extra["next_deadline"] = StageRecord.read(camp.state).due
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen)
     alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
@@ -623,8 +624,9 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
 
 def ask_gm(camp: Campaign, ruleset: Ruleset, stage, need: GMDecisionNeeded, now: datetime, log: TickLog) -> None:  # type: ignore[no-untyped-def]
     """Hold the stage as it is until the GM answers with `DECIDE`."""
-    meta = camp.state["stage"]
-    meta["question"] = {"key": need.key, "text": need.question, "options": need.options}
+    record = StageRecord.read(camp.state)
+    record.question = Question(need.key, need.question, list(need.options))
+    record.write(camp.state)
     choices = f" Choose one of: {', '.join(need.options)}." if need.options else ""
     alert = f"{stage.title}: {need.question}{choices} Answer with `DECIDE {need.key} <choice>`."
     key = f"{stage_key(stage, turns.stage_generation(camp))}/question/{need.key}"
@@ -664,9 +666,10 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
 
 def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -> None:
     stage = ruleset.stage(turns.context(camp, now))
-    if not turns.reminder_due(camp, stage, now):
+    record = StageRecord.read(camp.state)
+    deadline = record.due
+    if deadline is None or not turns.reminder_due(camp, stage, now):
         return
-    deadline = turns.parse_time(camp.state["stage"]["deadline"])
     for pid in turns.missing_players(camp, stage):
         player = camp.settings.player(pid)
         if player is None:
@@ -679,7 +682,8 @@ def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog
                                    "deadline": deadline, "schedule": camp.settings.schedule, "now": now},
                       auto_reply=False)
         enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
-    camp.state["stage"]["reminded"] = True
+    record.reminded = True
+    record.write(camp.state)
     camp.save()
     log(f"{camp.name}: reminders sent for {stage.title}")
 

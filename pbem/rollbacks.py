@@ -17,7 +17,8 @@ from pbem.forum.queue import enqueue_post
 from pbem.intake import Reply
 from pbem.outqueue import enqueue
 from pbem.reports import render
-from pbem.rulesets.base import Ruleset, Stage
+from pbem.rulesets.base import AnyRuleset, Stage
+from pbem.stagerecord import StageRecord
 
 
 @dataclass(frozen=True)
@@ -30,23 +31,25 @@ class RolledBack:
     undone: str          # the title of the stage that was open when the GM rolled back
 
 
-def roll_back(camp: Campaign, ruleset: Ruleset, now: datetime) -> RolledBack:
+def roll_back(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> RolledBack:
     """Restore the start of the previous turn and queue the notice. Raises ValueError when
     there is no earlier turn. The caller saves the campaign (after the notice is queued, so a
     crash before the save re-runs the same rollback and makes the same mail keys)."""
-    undone = str(camp.state.get("stage", {}).get("title", ""))
+    undone = StageRecord.read(camp.state).title
     turn = turns.rollback(camp)
     stage = turns.reopen(camp, ruleset, now)
-    done = RolledBack(turn, stage, turns.parse_time(camp.state["stage"]["deadline"]), undone or stage.title)
+    record = StageRecord.read(camp.state)
+    assert record.due is not None            # reopen() just set it
+    done = RolledBack(turn, stage, record.due, undone or stage.title)
     tell_everyone(camp, ruleset, done, now)
     return done
 
 
-def tell_everyone(camp: Campaign, ruleset: Ruleset, done: RolledBack, now: datetime) -> None:
+def tell_everyone(camp: Campaign, ruleset: AnyRuleset, done: RolledBack, now: datetime) -> None:
     settings, gen = camp.settings, turns.stage_generation(camp)
     base = {"campaign": settings, "stage": done.stage, "deadline": done.deadline, "undone": done.undone,
             "schedule": settings.schedule, "now": now, "commitment": turns.commitment(camp, done.stage.turn),
-            "paused": bool(camp.state["stage"].get("paused")), "player": None}
+            "paused": StageRecord.read(camp.state).paused, "player": None}
     subject = f"[{camp.name}] rolled back to {done.stage.title}"
     for player in settings.players:
         reply = Reply(f"rollback/g{gen}/{player.id}", (player.email,), subject, "rollback",

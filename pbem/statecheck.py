@@ -47,6 +47,8 @@ def _stage(stage: Table) -> None:
     stage.integer("turn", 1, least=0)
     stage.moment("opened")
     stage.moment("deadline", required=True)
+    stage.moment("paused_at")
+    stage.integer("generation", 0, least=0)
     for flag in ("reminded", "force", "paused"):
         stage.boolean(flag)
     if "question" in stage:

@@ -17,27 +17,27 @@ from typing import Any
 
 from pbem.campaign import Campaign
 from pbem.kit import dice as dicemod
-from pbem.rulesets.base import Context, Ruleset, Stage
-from pbem.schedule import iso, parse_time
+from pbem.rulesets.base import AnyRuleset, Context, Stage
+from pbem.schedule import iso, parse_time  # noqa: F401  (parse_time: callers read it from here)
+from pbem.stagerecord import StageRecord
 from pbem.store import read_toml, write_atomic, write_toml
 
 # -- stages ----------------------------------------------------------------------
 
 
 def context(camp: Campaign, now: datetime) -> Context:
-    stage = camp.state.get("stage", {})
-    deadline = parse_time(stage["deadline"]) if stage.get("deadline") else None
-    return Context(camp.settings, camp.state.get("game", {}), now, deadline, stage.get("decisions", {}))
+    record = StageRecord.read(camp.state)
+    return Context(camp.settings, camp.state.get("game", {}), now, record.due, record.decisions)
 
 
-def open_stage(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
+def open_stage(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> Stage:
     """Record the stage the game now waits for, with its deadline and a new generation."""
     stage = ruleset.stage(context(camp, now))
     deadline = camp.settings.schedule.deadline(now, stage.window)
-    camp.state["stage"] = {"kind": stage.kind, "title": stage.title, "turn": stage.turn, "opened": iso(now),
-                           "deadline": iso(deadline), "reminded": False, "force": False,
-                           "paused": camp.state.get("stage", {}).get("paused", False),
-                           "generation": next_generation(camp)}
+    paused = StageRecord.read(camp.state).paused
+    camp.state.pop("stage", None)        # a new record: the last stage's question and decisions are gone
+    StageRecord(stage.kind, stage.title, stage.turn, iso(now), iso(deadline), paused=paused,
+                generation=next_generation(camp)).write(camp.state)
     camp.state["submissions"] = {}
     return stage
 
@@ -58,16 +58,15 @@ def generation(state: dict[str, Any]) -> int:
 
 def stage_generation(camp: Campaign) -> int:
     """The generation of the stage now open: part of every key its reports, alerts and reminders use."""
-    value = camp.state.get("stage", {}).get("generation", 0)
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return StageRecord.read(camp.state).generation
 
 
 def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
     """Resolve now? Never while paused (RESUME moves the deadline by the time paused) or over."""
-    meta = camp.state.get("stage", {})
-    if stage.over or meta.get("paused") or meta.get("question"):
+    record = StageRecord.read(camp.state)
+    if stage.over or record.held:
         return False
-    if meta.get("force") or stage.ready:
+    if record.force or stage.ready:
         return True
     if stage.waiting_for_gm:
         return False
@@ -76,7 +75,7 @@ def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
         early = all(submitted & set(group) for group in stage.owing_any)
     else:
         early = bool(stage.owing) and set(stage.owing) <= submitted
-    return now >= parse_time(meta["deadline"]) or early
+    return (record.due is not None and now >= record.due) or early
 
 
 def missing_players(camp: Campaign, stage: Stage) -> list[str]:
@@ -90,11 +89,11 @@ def missing_players(camp: Campaign, stage: Stage) -> list[str]:
 
 def reminder_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
     """Once per stage, inside the reminder window; never while paused: the clock stands still."""
-    meta = camp.state.get("stage", {})
-    if meta.get("reminded") or meta.get("paused") or meta.get("question") or stage.over or stage.waiting_for_gm or not stage.owing:
+    record = StageRecord.read(camp.state)
+    if record.reminded or record.held or stage.over or stage.waiting_for_gm or not stage.owing:
         return False
-    deadline = parse_time(meta["deadline"])
-    return deadline - camp.settings.schedule.reminder <= now < deadline
+    deadline = record.due
+    return deadline is not None and deadline - camp.settings.schedule.reminder <= now < deadline
 
 
 # -- dice ------------------------------------------------------------------------
@@ -166,21 +165,24 @@ def rollback(camp: Campaign) -> int:
     for the restored turn. The restored turn gets a new dice secret: the old one was revealed with
     its report, and dice anyone can foresee would let a player pick his orders by their rolls.
     """
-    turn = int(camp.state.get("stage", {}).get("turn", 1))
+    turn = StageRecord.read(camp.state).turn if "stage" in camp.state else 1
     target = turn - 1
     start = camp.history(target) / "start.toml"
     if target < 0 or not start.exists():        # a ruleset's setup may be turn 0
         raise ValueError(f"no earlier turn to roll back to (now at turn {turn})")
     journal, counter = camp.state.get("journal", {}), generation(camp.state)
-    paused = camp.state.get("stage", {}).get("paused", False)
+    paused = StageRecord.read(camp.state).paused
     camp.state = read_toml(start)
     camp.state["journal"] = {**camp.state.get("journal", {}), **journal}
     camp.state["generation"] = max(counter, generation(camp.state))
     if "stage" in camp.state:            # a paused campaign stays paused until the GM resumes it
-        camp.state["stage"]["paused"] = paused
+        record = StageRecord.read(camp.state)
+        record.paused = paused
+        record.write(camp.state)
     undone = camp.history(turn)
     if undone.exists():
-        shutil.move(str(undone), str(undone.with_name(f"{undone.name}.rolled-back-{iso(datetime.now()).replace(':', '')}")))
+        stamp = iso(datetime.now()).replace(":", "")
+        shutil.move(str(undone), str(undone.with_name(f"{undone.name}.rolled-back-{stamp}")))
     dice_stale = camp.history(target) / "dice.toml"
     if dice_stale.exists():
         dice_stale.unlink()
@@ -198,7 +200,7 @@ def forget_secrets(camp: Campaign, first: int) -> None:
     write_toml(path, data, header="# Unrevealed dice secrets. Never publish before the turn is resolved.")
 
 
-def reopen(camp: Campaign, ruleset: Ruleset, now: datetime) -> Stage:
+def reopen(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> Stage:
     """After a rollback: the restored stage again, with a deadline counted from now (its own is
     long past, and the players must have time to resend) and a generation of its own."""
     return open_stage(camp, ruleset, now)

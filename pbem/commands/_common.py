@@ -11,7 +11,8 @@ from pbem.errors import UserError
 
 def add_campaign(p: argparse.ArgumentParser) -> None:
     p.add_argument("campaign", help="campaign name (under --root) or a campaign folder")
-    p.add_argument("--root", type=Path, default=Path("campaigns"), help="the folder that holds the campaigns (default: campaigns)")
+    p.add_argument("--root", type=Path, default=Path("campaigns"),
+                   help="the folder that holds the campaigns (default: campaigns)")
 
 
 def campaign_folder(args: argparse.Namespace) -> Path:
@@ -23,26 +24,25 @@ def campaign_folder(args: argparse.Namespace) -> Path:
 
 
 def gm_command(args: argparse.Namespace, words: list[str]) -> int:
-    """Run a GM command under the campaign lock, as if mailed by the GM, and log it."""
+    """Run a GM command under the campaign lock, as if mailed by the GM, and log it; the mails
+    it asks for are queued for the next tick."""
     from pbem.campaign import Campaign
-    from pbem.intake import Intake
+    from pbem.gmdesk import run
+    from pbem.gmverbs import Desk
     from pbem.rulesets import registry
     from pbem.store import campaign_lock
 
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
-        now = datetime.now(UTC)
-        ruleset = registry.get(camp.settings.ruleset)
-        intake = Intake(camp, ruleset, now)
-        text = intake.gm_command(words)
-        mails = intake.take_mailings()
-        if mails:
+        desk = Desk(camp, registry.get(camp.settings.ruleset), datetime.now(UTC))
+        text = run(desk, words)
+        if desk.mailings:
             from pbem.engine import build_mail
             from pbem.outqueue import enqueue
 
-            for reply in mails:       # delivered by the next tick
-                enqueue(folder, build_mail(camp, ruleset, reply, now))
+            for reply in desk.mailings:       # delivered by the next tick
+                enqueue(folder, build_mail(camp, desk.ruleset, reply, desk.now))
         camp.save_auth()
         camp.save()
     print(text)

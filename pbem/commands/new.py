@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(default: NAME@pbem.localhost, to change in campaign.toml before the first tick)")
     p.add_argument("--timezone", default="", help="the time zone deadlines are set and shown in, e.g. Europe/Berlin "
                    "(default: UTC)")
+    p.add_argument("--position", type=Path, default=None, metavar="FILE",
+                   help="start at the turn and stage of a position written by hand (the rule system's position "
+                        "format, TOML) instead of the opening")
     p.add_argument("--gm-email", required=True, help="your own address: GM alerts go there, GM commands come from it")
 
 
@@ -32,15 +35,22 @@ def run(args: argparse.Namespace) -> int:
     """Exit status 2, with one line per problem and nothing written, for arguments that cannot
     make a campaign."""
     from pbem.creation import CreationError, argument_problems, create, read_players
+    from pbem.errors import UserError
+    from pbem.positions import read_position
 
     players, labels, problems = read_players(args.player)
     problems += argument_problems(args.root, args.name, args.ruleset, players, args.gm_email, labels,
                                   address=args.address, timezone=args.timezone)
+    position = None
+    try:
+        position = read_position(args.position) if args.position else None
+    except UserError as exc:
+        problems.append(str(exc))
     try:
         if problems:
             raise CreationError(problems)
         camp, _ = create(args.root, args.name, args.ruleset, args.map, players, args.gm_email, datetime.now(UTC),
-                         welcome=True, address=args.address, timezone=args.timezone)
+                         welcome=True, address=args.address, timezone=args.timezone, position=position)
     except CreationError as exc:
         for problem in exc.problems:
             print(f"pbem new: {problem}", file=sys.stderr)

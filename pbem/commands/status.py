@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, default=Path("campaigns"), help="the folder that holds the campaigns (default: campaigns)")
+    p.add_argument("--root", type=Path, default=Path("campaigns"),
+                   help="the folder that holds the campaigns (default: campaigns)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
             show(Campaign(folder))
         except BrokenPipeError:      # the reader went away: pbem.cli ends quietly
             raise
-        except Exception as exc:     # one broken campaign: one line, and the others are still shown
+        except Exception as exc:     # noqa: BLE001  one broken campaign: one line, and the others are still shown
             line = one_line(exc)     # named by its folder unless the line names a file in it already
             print(f"pbem: {line if str(folder) in line else f'{folder.name}: {line}'}", file=sys.stderr)
             failed = 1
@@ -44,18 +45,18 @@ def show(camp: Campaign) -> None:
     from pbem import turns
     from pbem.outqueue import pending
     from pbem.rulesets import registry
-    from pbem.schedule import parse_time
+    from pbem.stagerecord import StageRecord
 
     folder = camp.folder
-    stage = camp.state.get("stage", {})
+    record = StageRecord.read(camp.state)
     subs = camp.state.get("submissions", {})
-    deadline = camp.settings.schedule.show(parse_time(stage["deadline"])) if stage.get("deadline") else "-"
-    print(f"{camp.name}: {stage.get('title', 'not started')}; deadline {deadline}"
-          + ("; PAUSED" if stage.get("paused") else ""))
-    if stage.get("question"):
-        q = stage["question"]
-        print(f"  waiting for the GM: {q['text']} -> pbem decide {camp.name} {q['key']} "
-              f"<{'|'.join(q['options']) or 'choice'}>")
+    deadline = camp.settings.schedule.show(record.due) if record.due else "-"
+    print(f"{camp.name}: {record.title if record.started else 'not started'}; deadline {deadline}"
+          + ("; PAUSED" if record.paused else ""))
+    if record.waiting:
+        q = record.question
+        print(f"  waiting for the GM: {q.text} -> pbem decide {camp.name} {q.key} "
+              f"<{'|'.join(q.options) or 'choice'}>")
     for task in registry.get(camp.settings.ruleset).gm_pending(turns.context(camp, datetime.now(UTC))):
         print(f"  waiting for the GM: {task}")
     for p in camp.settings.players:
