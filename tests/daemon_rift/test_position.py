@@ -102,7 +102,7 @@ def test_a_broken_position_reports_every_problem_with_its_key(tmp_path: Path) ->
 
 def test_players_the_map_cannot_seat_are_reported_as_such(tmp_path: Path) -> None:
     camp = imported(tmp_path, example())
-    players = [replace(p, home="1") for p in camp.settings.players]
+    players = [replace(p, extras={**p.extras, "home": "1"}) for p in camp.settings.players]
     with pytest.raises(PositionError) as raised:
         RULESET.position(replace(camp.settings, players=players), example(), "position.toml")
     assert raised.value.problems == ["players: home '1' is given to 2 factions"]
