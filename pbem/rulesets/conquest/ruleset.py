@@ -16,6 +16,7 @@ from pbem.hexmap import HexMap
 from pbem.rulebook import RuleBook
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.conquest import battle_orders, reporting, setup
+from pbem.rulesets.conquest import position as positionmod
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.empire import size_of
 from pbem.rulesets.conquest.model import W_CAPITALS, ConquestState, ConquestView
@@ -44,6 +45,11 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         state = setup.new_state(campaign_map(settings.map, rules), rules, players)
         state.round.number, state.round.window = 0, W_CAPITALS            # setup is turn 0
         return self.dump_state(state)
+
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        """A campaign started from a position written by hand: docs/positions/conquest.md."""
+        rules = self.load_rules(settings)
+        return self.dump_state(positionmod.read(settings, campaign_map(settings.map, rules), rules, data, source))
 
     def load_state(self, game: Mapping[str, Any]) -> ConquestState:
         state = from_data(ConquestState, game[STORED])
