@@ -25,6 +25,8 @@ Layout, and who calls what:
                   lines read, when a window may close, its help and GM verbs
     steps.py      how a window closes: its step (0, A, B, C, D), then the next
                   window through the round's cycle (COC-TRN)
+    position.py   a campaign's state from a position written by hand (`pbem import`,
+                  docs/positions/conquest.md)
     ruleset.py    what holds whatever the window: the stored state, the map and
                   rule book, acknowledgement lines, status, standings
 
