@@ -17,7 +17,7 @@ from pbem.rulesets.base import PositionError
 from pbem.rulesets.conquest.model import SetupOrder
 from pbem.rulesets.conquest.ruleset import RULESET
 
-from .engine_helpers import T0, campaign, game, mail, replies, run
+from .engine_helpers import T0, campaign, game, mail, put_position, replies, run
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "positions" / "conquest.md"
 
@@ -29,13 +29,8 @@ def documented() -> dict[str, Any]:
     return tomllib.loads(found.group(1))
 
 
-def imported(tmp_path: Path, data: dict[str, Any], rules: dict[str, Any] | None = None) -> Campaign:
-    """A campaign started from `data`, its window open, as `pbem import` leaves it."""
-    camp = campaign(tmp_path, rules)
-    camp.state["game"] = RULESET.position(camp.settings, data, "position.toml")
-    turns.open_stage(camp, RULESET, T0)
-    camp.save()
-    return Campaign(camp.folder)
+def imported(tmp_path: Path, data: dict[str, Any]) -> Campaign:
+    return put_position(campaign(tmp_path), data)
 
 
 def problems(tmp_path: Path, data: dict[str, Any]) -> list[str]:
@@ -141,3 +136,9 @@ def test_a_game_stored_with_the_round_scratch_outside_the_state_still_loads_it(t
     stored |= {"log_shown": 4, "standing": {"ben": {"*": {"battle": "*", "points": 1500}}, "anna": {}}}
     state = RULESET.load_state(stored)
     assert state.round.log_shown == 4 and state.round.standing_setups == {"ben": [SetupOrder("*", 1500)]}
+
+
+def test_an_imported_state_round_trips_through_its_stored_form(tmp_path: Path) -> None:
+    stored = RULESET.position(campaign(tmp_path).settings, documented(), "position.toml")
+    state = RULESET.load_state(stored)
+    assert RULESET.dump_state(state) == stored and RULESET.load_state(RULESET.dump_state(state)) == state
