@@ -142,3 +142,12 @@ def test_an_imported_state_round_trips_through_its_stored_form(tmp_path: Path) -
     stored = RULESET.position(campaign(tmp_path).settings, documented(), "position.toml")
     state = RULESET.load_state(stored)
     assert RULESET.dump_state(state) == stored and RULESET.load_state(RULESET.dump_state(state)) == state
+
+
+def test_a_besieged_capital_is_held_by_its_empire_through_the_fortification(tmp_path: Path) -> None:
+    data = documented()
+    data["tiles"]["T35"] = {"owner": "ben"}
+    data["sieges"].append({"tile": "T35", "besieger": "ben", "defender": "cara", "started_round": 3})
+    data["order"] = ["cara", "anna", "ben"]                     # a besieged tile counts half (COC-SIE-6)
+    state = RULESET.load_state(RULESET.position(campaign(tmp_path).settings, data, "position.toml"))
+    assert state.empires["cara"].capital == "T35" and state.fortification_owner("T35") == "cara"

@@ -158,6 +158,7 @@ def read(settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, A
     _tiles(r, state, data)
     _empires(r, state, data)
     _sieges(r, state, data)
+    _capitals(r, state)
     _records(r, state, data)
     _round(r, state, data)
     if r.problems:
@@ -212,7 +213,6 @@ def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
         empire.eliminated_round = r.number(entry, "eliminated_round", where)
         if "capital" in entry:
             empire.capital = r.tile(entry["capital"], f"{where}capital", state)
-    _capitals(r, state)
 
 
 def _capitals(r: Reading, state: ConquestState) -> None:
