@@ -14,7 +14,7 @@ from pbem.creation import NewPlayer, create
 from pbem.engine import tick
 from pbem.rulesets.conquest.model import ConquestState
 from pbem.rulesets.conquest.ruleset import RULESET
-from pbem.tomlio import from_data, to_data
+from pbem.tomlio import from_data
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 SECRETS = {"anna": "ANNA-TEST-0000-0000-0001", "ben": "BENN-TEST-0000-0000-0002",
@@ -34,9 +34,10 @@ def game(camp: Campaign) -> ConquestState:
     return from_data(ConquestState, camp.state["game"]["conquest"])
 
 
-def put_game(camp: Campaign, state: ConquestState) -> Campaign:
-    """Store `state` and open the stage it waits in, as the engine would after resolving."""
-    camp.state["game"]["conquest"] = to_data(state)
+def put_position(camp: Campaign, position: dict[str, Any]) -> Campaign:
+    """Start `camp` from a position written as in docs/positions/conquest.md, its window open, as
+    `pbem import` leaves it."""
+    camp.state["game"] = RULESET.position(camp.settings, position, "position.toml")
     turns.open_stage(camp, RULESET, T0)
     camp.save()
     return Campaign(camp.folder)

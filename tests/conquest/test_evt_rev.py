@@ -70,7 +70,8 @@ def test_ninth_pick_is_free_once_all_eight_were_taken() -> None:
     state = state_of(GMAP, players)
     keys = ["fools_gold", "building_boom", "disaster", "all_or_nothing", "scouts", "diplomacy", "land_grab",
             "elite_army"]
-    lists = {p: [E(k, "p9" if k in ("fools_gold", "disaster", "diplomacy") else "")] for p, k in zip(players, keys)}
+    lists = {p: [E(k, "p9" if k in ("fools_gold", "disaster", "diplomacy") else "")]
+             for p, k in zip(players, keys, strict=False)}
     lists["p9"] = [E("scouts")]
     events.run_events(state, GMAP, RULES, lists, ScriptedDice([]))
     assert state.round.events[-1].player == "p9" and state.round.events[-1].event == "scouts"
@@ -101,7 +102,8 @@ def test_targets_must_be_another_active_player() -> None:
 
 @pytest.mark.clause("COC-EVT-10", "COC-EVT-11", "COC-BLD-7")
 def test_building_boom_places_the_first_legal_building() -> None:
-    state = state_of(GMAP, ["a", "b"], {"T1": "a", "T12": "a", "T13": "a", "T2": "a"}, {"T12": "castle", "T2": "castle"})
+    state = state_of(GMAP, ["a", "b"], {"T1": "a", "T12": "a", "T13": "a", "T2": "a"},
+                     {"T12": "castle", "T2": "castle"})
     boom = E("building_boom", placements=[Placement("mine", "T1"), Placement("city", "T12"), Placement("castle", "T13"),
                                           Placement("city", "T2")])
     events.run_events(state, GMAP, RULES, {"a": [boom]}, ScriptedDice([]))

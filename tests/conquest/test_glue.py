@@ -49,7 +49,7 @@ def test_each_window_has_its_own_deadline_from_the_schedule(tmp_path: Path) -> N
     camp = campaign(tmp_path)
     assert camp.state["stage"]["kind"] == "capitals"
     assert turns.parse_time(camp.state["stage"]["deadline"]) == T0 + timedelta(days=2)
-    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
+    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"), strict=True)})
     assert stage(camp).kind == "campaign" and stage(camp).window == "campaign"
     opened = turns.open_stage(camp, RULESET, T0)
     assert opened.kind == "campaign"
@@ -59,7 +59,7 @@ def test_each_window_has_its_own_deadline_from_the_schedule(tmp_path: Path) -> N
 @pytest.mark.clause("COC-TRN-4", "COC-SPD-23", "COC-RES-18")
 def test_a_round_without_battles_skips_windows_two_and_three(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
-    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
+    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"), strict=True)})
     res = resolve(camp, {"anna": parse(camp, "anna", "EVENT All or Nothing")})
     assert stage(camp).kind == "conquest"
     assert [r.key for r in res.reports if r.kind == "round_report"] == ["campaign", "results"]
@@ -73,7 +73,7 @@ def test_a_round_without_battles_skips_windows_two_and_three(tmp_path: Path) -> 
 @pytest.mark.clause("COC-TRN-5", "COC-BAT-2")
 def test_without_a_setup_window_standing_settings_from_window_one_are_used(tmp_path: Path) -> None:
     camp = campaign(tmp_path, {"turn": {"battle_setup_window": False}})
-    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
+    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"), strict=True)})
     res = resolve(camp, {"anna": parse(camp, "anna", "CHALLENGE Ben", "BATTLE ALL SIZE 1000"),
                          "ben": parse(camp, "ben", "BATTLE ALL SIZE 1000")})
     assert stage(camp).kind == "results"
@@ -85,15 +85,15 @@ def test_without_a_setup_window_standing_settings_from_window_one_are_used(tmp_p
 @pytest.mark.clause("COC-TRN-6", "COC-RES-20")
 def test_conflicting_reports_wait_for_the_gm_whose_ruling_settles_the_battle(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
-    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
+    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"), strict=True)})
     resolve(camp, {"anna": parse(camp, "anna", "CHALLENGE Ben")})
     resolve(camp, {})
     assert stage(camp).kind == "results"
     res = resolve(camp, {"anna": parse(camp, "anna", "RESULT B1 WITHDREW defender VP 500-100 BP 6-6 LOST 0-6"),
                          "ben": parse(camp, "ben", "RESULT B1 WITHDREW attacker VP 100-500 BP 6-6 LOST 6-0")})
     assert res.gm_alerts and stage(camp).waiting_for_gm
-    game, text = RULESET.gm_command(Context(camp.settings, camp.state["game"], T0),
-                                    ["RESULT", "B1", "WITHDREW", "defender", "VP", "500-100", "BP", "6-6", "LOST", "0-6"])
+    ruling = ["RESULT", "B1", "WITHDREW", "defender", "VP", "500-100", "BP", "6-6", "LOST", "0-6"]
+    game, text = RULESET.gm_command(Context(camp.settings, camp.state["game"], T0), ruling)
     camp.state["game"] = game
     assert "ruling recorded" in text
     resolve(camp, {})
@@ -123,7 +123,7 @@ def test_gm_capital_for_an_empire_that_has_one_is_refused(tmp_path: Path) -> Non
 @pytest.mark.clause("COC-TRN-7")
 def test_status_lists_holdings_and_treasury(tmp_path: Path) -> None:
     camp = campaign(tmp_path, {"setup": {"starting_gold": 40}})
-    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"))})
+    resolve(camp, {p.id: parse(camp, p.id, f"CAPITAL {c}") for p, c in zip(PLAYERS, ("T3", "T15", "T35"), strict=True)})
     status = RULESET.status(Context(camp.settings, camp.state["game"], T0), camp.settings.player("anna"))
     assert status["control"] == ["T3 (Coldharbour) (city)"] and status["treasury"] == 40 and status["tokens"] == []
 

@@ -61,11 +61,11 @@ def test_rule_book_loads_every_table() -> None:
 
 
 def test_rule_book_rejects_a_bad_choice_with_its_key() -> None:
-    with pytest.raises(RulesError, match="events.fallback"):
+    with pytest.raises(RulesError, match=r"events\.fallback"):
         rulesmod.load({"events": {"fallback": "random"}})
     with pytest.raises(RulesError) as err:
         rulesmod.load({"events": {"disaster_die": "d"}, "raid": {"sides": 1}})
     text = str(err.value)
     assert "events.disaster_die" in text and "raid.sides" in text        # every problem at once
-    with pytest.raises(RulesError, match="victory.target_size"):
+    with pytest.raises(RulesError, match=r"victory\.target_size"):
         rulesmod.load({"victory": {"target_size": "ten"}})

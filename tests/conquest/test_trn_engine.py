@@ -5,33 +5,39 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pbem import turns
-from pbem.rulesets.conquest.model import W_RESULTS, W_SETUP, Army, Battle, BattleSetup
+from pbem.rulesets.conquest.model import W_CAPITALS, W_CONQUEST, W_RESULTS, W_SETUP
 from pbem.rulesets.conquest.ruleset import RULESET
 
-from .engine_helpers import T0, campaign, game, mail, put_game, replies, run
+from .engine_helpers import T0, campaign, game, mail, put_position, replies, run
 
 RESULT = "RESULT B1 WITHDREW defender VP 620-310 BP 8-9 LOST 2-4"
 
 
 def at_window(tmp_path: Path, window: str, rules: dict | None = None):  # type: ignore[no-untyped-def, type-arg]
-    """Round 1 with a team battle B1 (Anna and Ben against Cara) and a land battle B2 (Cara against Anna)."""
+    """Round 1 with a team battle B1 (Anna and Ben against Cara) and a land battle B2 (Cara against Anna),
+    from a position (docs/positions/conquest.md); window S is the capital picks of round 0."""
     camp = campaign(tmp_path, rules)
-    state = game(camp)
-    for player, tile in (("anna", "T3"), ("ben", "T15"), ("cara", "T35")):
-        state.empires[player].capital = tile
-        state.tiles[tile].owner, state.tiles[tile].building = player, "city"
-    rnd = state.round
-    rnd.number, rnd.window, rnd.order, rnd.largest = 1, window, ["anna", "ben", "cara"], "cara"
-    rnd.battles = [Battle("B1", "team", ["anna", "ben"], ["cara"]), Battle("B2", "land", ["cara"], ["anna"])]
+    capitals = {"anna": "T3", "ben": "T15", "cara": "T35"}
+    position: dict[str, Any] = {"round": 0, "window": window}
+    if window != W_CAPITALS:
+        position |= {"round": 1, "order": ["anna", "ben", "cara"],
+                     "empires": {p: {"capital": t} for p, t in capitals.items()},
+                     "tiles": {t: {"owner": p} for p, t in capitals.items()}}
+    if window in (W_SETUP, W_RESULTS, W_CONQUEST):
+        position["battles"] = [{"id": "B1", "kind": "team", "attackers": ["anna", "ben"], "defenders": ["cara"]},
+                               {"id": "B2", "kind": "land", "attackers": ["cara"], "defenders": ["anna"]}]
     if window == W_RESULTS:
-        rnd.setups = [BattleSetup("B1", 2000, [Army("anna", "attacker", 1000), Army("ben", "attacker", 1000),
-                                               Army("cara", "defender", 2000)]),
-                      BattleSetup("B2", 2000, [Army("cara", "attacker", 2000), Army("anna", "defender", 2000)])]
-    return put_game(camp, state)
+        position["setups"] = [{"battle": "B1", "points": 2000, "armies": [
+                                  {"player": "anna", "share": 1000}, {"player": "ben", "share": 1000},
+                                  {"player": "cara", "share": 2000}]},
+                              {"battle": "B2", "points": 2000, "armies": [
+                                  {"player": "cara", "share": 2000}, {"player": "anna", "share": 2000}]}]
+    return put_position(camp, position)
 
 
 @pytest.mark.clause("COC-TRN-4", "COC-RES-20")

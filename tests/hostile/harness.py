@@ -32,7 +32,6 @@ from pbem.journal import journal_key
 from pbem.kit.tomlio import from_data, to_data
 from pbem.mail.message import parse_message
 from pbem.rulesets import registry
-from pbem.rulesets.conquest.model import W_CAMPAIGN, ConquestState
 from pbem.rulesets.conquest.ruleset import RULESET as CONQUEST
 from pbem.store import read_toml
 from tests.hostile.make_corpus import (
@@ -85,13 +84,11 @@ def make_conq(root: Path, transport: Mapping[str, Any] | None) -> Campaign:
     """A Conquest campaign in round 1's campaign window (events and challenges)."""
     camp, _ = create(root, "conq", "conquest", "three_crowns", list(CONQ_PLAYERS), GM_EMAIL, T0,
                      transport=dict(transport) if transport is not None else None, fixed_secrets=CONQ_SECRETS)
-    state = from_data(ConquestState, camp.state["game"]["conquest"])
-    for player, tile in (("anna", "T3"), ("ben", "T15"), ("cara", "T35")):
-        state.empires[player].capital = tile
-        state.tiles[tile].owner, state.tiles[tile].building = player, "city"
-    rnd = state.round
-    rnd.number, rnd.window, rnd.order, rnd.largest = 1, W_CAMPAIGN, ["anna", "ben", "cara"], "cara"
-    camp.state["game"]["conquest"] = to_data(state)
+    capitals = {"anna": "T3", "ben": "T15", "cara": "T35"}
+    position = {"round": 1, "window": "campaign", "order": ["anna", "ben", "cara"],
+                "empires": {p: {"capital": t} for p, t in capitals.items()},
+                "tiles": {t: {"owner": p} for p, t in capitals.items()}}
+    camp.state["game"] = CONQUEST.position(camp.settings, position, "position.toml")
     turns.open_stage(camp, CONQUEST, T0)
     camp.save()
     return camp

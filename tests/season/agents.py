@@ -266,9 +266,9 @@ class Conquest:
             {"victory": {"target_size": target}})
 
     def _game(self, season: Season) -> Any:
-        from pbem.rulesets.conquest.ruleset import Game
+        from pbem.rulesets.conquest.ruleset import RULESET
 
-        return Game(season.context().game, season.camp.settings)
+        return RULESET.view(season.context())
 
     def orders(self, season: Season, pid: str, stage: Stage) -> list[str]:
         game = self._game(season)
@@ -313,7 +313,7 @@ class Conquest:
     def _conquest(self, rng: Random, game: Any, pid: str) -> list[str]:
         mine = [t for t, tile in game.state.tiles.items() if tile.owner == pid]
         tiles = game.state.tiles
-        near = sorted({n for t in mine for n in game.gmap.neighbours(t) if n in tiles and not tiles[n].owner})
+        near = sorted({n for t in mine for n in game.map.neighbours(t) if n in tiles and not tiles[n].owner})
         return [f"CLAIM {t}" for t in rng.sample(near, min(len(near), 2))]
 
     def ruling(self, season: Season, task: str) -> str:

@@ -21,9 +21,16 @@ Layout, and who calls what:
                   (COC-BAT, COC-RES, COC-SIE, COC-NAV, COC-GAB, COC-ABR)
     parse.py      the order lines of every window, with line errors
     reporting.py  report contexts (public round report, private reports)
-    ruleset.py    the glue the engine calls: stages S,0,1,A,2,B,3,C,4,D
+    windows.py    the windows S, 1, 2, 3, 4 and over as phases: who owes, how
+                  lines read, when a window may close, its help and GM verbs
+    steps.py      how a window closes: its step (0, A, B, C, D), then the next
+                  window through the round's cycle (COC-TRN)
+    position.py   a campaign's state from a position written by hand (`pbem import`,
+                  docs/positions/conquest.md)
+    ruleset.py    what holds whatever the window: the stored state, the map and
+                  rule book, acknowledgement lines, status, standings
 
-`ruleset.py` is the only module that knows the window sequence; it calls the
+`steps.py` is the only module that knows the window sequence; it calls the
 step functions in order and each step takes the state plus what it needs
 (rules, map, dice, submissions) and mutates or returns model objects.
 """

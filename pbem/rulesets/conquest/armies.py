@@ -79,7 +79,7 @@ def settle_shares(base: int, members: Sequence[str], stated: Mapping[str, int]) 
         return {members[0]: base}, True
     given = [stated.get(m, -1) for m in members]
     if all(s >= 0 for s in given) and sum(given) == base:
-        return dict(zip(members, given)), True
+        return dict(zip(members, given, strict=True)), True
     each, rest = divmod(base, len(members))
     shares = {m: each for m in members}
     shares[members[0]] += rest

@@ -75,7 +75,7 @@ def _gold_spent(state: ConquestState, setups: Mapping[str, Sequence[SetupOrder]]
             continue
         asked = [order_for(setups, player, b.id).gold for b in mine]
         given = armies.allocate_gold(empire.treasury, asked, cap)
-        for battle, want, got in zip(mine, asked, given):
+        for battle, want, got in zip(mine, asked, given, strict=True):
             spent[(player, battle.id)] = got
             if got != want:
                 events.append(f"{empire.name}: gold for {battle.id} cut from {want} to {got} gp "

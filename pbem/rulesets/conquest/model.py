@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.hexmap import HexMap
+from pbem.rulesets.phases import View
+
 # --- names used across modules -------------------------------------------------
 
 BUILDINGS = ("castle", "city", "mine", "port")
@@ -372,7 +375,10 @@ class RoundState:
     wins: list[Win] = field(default_factory=list)
     spending: list[Spending] = field(default_factory=list)
     siege_consent: dict[str, list[str]] = field(default_factory=dict)   # owner -> allowed besiegers
+    standing_setups: dict[str, list[SetupOrder]] = field(default_factory=dict)  # window-1 BATTLE lines, for
+                                                          # step B when there is no window 2 (COC-TRN-5)
     log: list[str] = field(default_factory=list)           # plain lines for the round report
+    log_shown: int = 0                                     # log lines the public reports already showed
 
     def holder(self, event: str) -> list[str]:
         """Players who took `event` this round."""
@@ -437,3 +443,7 @@ class ConquestState:
 
     def has_advantage(self, holder: str, subject: str) -> bool:
         return any(n.holder == holder and n.subject == subject for n in self.naval)
+
+
+ConquestView = View[ConquestState, HexMap]
+"""What every hook reads: the campaign's settings, this state, the hex map, the rule book, the moment."""

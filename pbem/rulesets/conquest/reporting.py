@@ -14,25 +14,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.dice import Dice, SeededDice
+from pbem.dice import SeededDice
 from pbem.hexmap import HexMap
 from pbem.rulebook import RuleBook
 from pbem.rulesets.base import Parsed, Report
 from pbem.rulesets.conquest import battle_orders, empire, results
 from pbem.rulesets.conquest import parse as cparse
+from pbem.rulesets.conquest.challenges import ChallengeEntry
+from pbem.rulesets.conquest.events import EventEntry
 from pbem.rulesets.conquest.model import (
     FORTIFIED,
     LAND,
     SEA,
     SIEGE,
     TEAM,
-    W_CAMPAIGN,
-    W_CAPITALS,
-    W_CONQUEST,
-    W_RESULTS,
-    W_SETUP,
     Battle,
     ConquestState,
+    ConquestView,
     SetupOrder,
 )
 from pbem.rulesets.conquest.rules import event_names
@@ -66,10 +64,10 @@ def canonical(state: ConquestState, gmap: HexMap, rules: RuleBook, player: str,
         lines.append("CAPITAL " + ", ".join(wish["cities"]))
     if wish.get("new_city"):
         lines.append("NEWCITY " + ", ".join(wish["new_city"]))
-    lines += [cparse.format_event(reader, from_data(cparse.EventEntry, e)) for e in payload.get("events", [])]
-    lines += [cparse.format_challenge(reader, from_data(cparse.ChallengeEntry, e))
+    lines += [cparse.format_event(reader, from_data(EventEntry, e)) for e in payload.get("events", [])]
+    lines += [cparse.format_challenge(reader, from_data(ChallengeEntry, e))
               for e in payload.get("challenges", [])]
-    lines += [cparse.format_challenge(reader, from_data(cparse.ChallengeEntry, e), sea=True)
+    lines += [cparse.format_challenge(reader, from_data(ChallengeEntry, e), sea=True)
               for e in payload.get("sea", [])]
     if payload.get("standing"):
         lines.append(f"STANDING {payload['standing']}")
@@ -112,24 +110,6 @@ def preview(state: ConquestState, gmap: HexMap, rules: RuleBook, player: str, pa
         out.append((no, f"{text}  ({notes[n]})"))
         n += 1
     return out
-
-
-def help_text(window: str) -> str:
-    return {
-        W_CAPITALS: "CAPITAL T9, T3 (cities, best first); NEWCITY T12 (tiles for a new city, used only if no "
-                    "legal city is left).",
-        W_CAMPAIGN: "EVENT <event> [-> player] [: building tile, ...] one per line, best first; CHALLENGE <player> "
-                    "[only_if_unchallenged] [no_join] [no_break] one per line, best first; STANDING team|individual; "
-                    "SEA CHALLENGE <player> (naval players); ASSAULT <tile> (sieges you run); CONSENT <players> "
-                    "(who may assault you, when assaults need consent).",
-        W_SETUP: "<battle> SIZE <points> GOLD <0-200> SHARE <points> [ABSTRACT] [STANDIN <name>], one line per "
-                 "battle (ALL for every battle).",
-        W_RESULTS: "RESULT <battle> WITHDREW none|attacker|defender VP a-d BP a-d LOST a-d [SURRENDER side] "
-                   "[GENERAL side] [STANDIN]; siege: RESULT <battle> YES|NO; sea: RESULT <battle> WINNER side|DRAW; "
-                   "ABSTRACT <battle>.",
-        W_CONQUEST: "CLAIM / CONQUER / SIEGE / RAID / PLUNDER <tile>, BUILD <building> <tile>, REPLACE <building> "
-                    "<tile>, one action per line in order, alternates after ELSE; CONSENT <players> (sieges).",
-    }.get(window, "The campaign is over.")
 
 
 # -- report contexts ---------------------------------------------------------------------
@@ -214,14 +194,14 @@ def _tile_text(state: ConquestState, gmap: HexMap, tile: str) -> str:
     return gmap.label(tile) + (f" ({', '.join(extra)})" if extra else "")
 
 
-def public(game: Any, section: str, subject: str, dice: Dice) -> Report:
+def public(view: ConquestView, section: str, subject: str) -> Report:
     """A public report; its notes are the round's log lines no earlier report showed."""
-    ctx = {"cq": context(game.state, game.gmap, game.rules, section)}
-    shown = int(game.data.get("log_shown", 0))
-    ctx["cq"]["log"] = game.state.round.log[shown:]
-    game.data["log_shown"] = len(game.state.round.log)
+    state = view.state
+    ctx = {"cq": context(state, view.map, view.rules, section)}
+    ctx["cq"]["log"] = state.round.log[state.round.log_shown:]
+    state.round.log_shown = len(state.round.log)
     if not subject.startswith("Round "):
-        subject = f"{when(game.state)}: {subject}"
+        subject = f"{when(state)}: {subject}"
     return Report("round_report", subject, ("*",), ctx, public=True, key=section)
 
 
@@ -230,11 +210,12 @@ def when(state: ConquestState) -> str:
     return f"Round {state.round.number}" if state.round.number else "Setup"
 
 
-def privates(game: Any, section: str) -> list[Report]:
+def privates(view: ConquestView, section: str) -> list[Report]:
     out = []
-    for pid in game.state.active():
-        ctx = {"me": private_context(game.state, game.gmap, game.rules, pid), "section": section}
-        out.append(Report("private_report", f"{when(game.state)}: your empire ({game.state.empires[pid].name})",
+    state = view.state
+    for pid in state.active():
+        ctx = {"me": private_context(state, view.map, view.rules, pid), "section": section}
+        out.append(Report("private_report", f"{when(state)}: your empire ({state.empires[pid].name})",
                           (pid,), ctx, key=f"{section}-{pid}"))
     return out
 
@@ -269,6 +250,6 @@ def private_context(state: ConquestState, gmap: HexMap, rules: RuleBook, player:
     }
 
 
-def history_line(game: Any) -> str:
-    rows = empire_table(game.state, game.rules)
-    return f"Round {game.state.round.number}: " + ", ".join(f"{r.name} {r.size:g}" for r in rows if not r.out)
+def history_line(state: ConquestState, rules: RuleBook) -> str:
+    rows = empire_table(state, rules)
+    return f"Round {state.round.number}: " + ", ".join(f"{r.name} {r.size:g}" for r in rows if not r.out)

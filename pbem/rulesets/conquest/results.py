@@ -136,7 +136,8 @@ def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, f
     if players:
         return "only one side reported (results.single_report_accept = false)"
     if rules["battle.unreported_result"] == "abstract":
-        battles.roll_abstract(state, battle, _setup(state, battle), rules, dice, "no result by the deadline, so abstract resolution")
+        battles.roll_abstract(state, battle, _setup(state, battle), rules, dice,
+                              "no result by the deadline, so abstract resolution")
         return ""
     unreported(state, battle, rules, dice, decide)
     return ""

@@ -205,8 +205,9 @@ class Phase:
             raise Treasury(f"you did not win a battle against {siege.besieger} this round")
         if self.rules["siege.defender_reconquest_needs_adjacency"] and not self.reachable(player, action.tile):
             raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
-        self.pay(player, self.conquer_cost(player, action.tile, siege.besieger, int(self.rules["spending.costs.conquer"]),
-                                           int(self.rules["siege.defender_reconquest_fortified_extra"])))
+        cost = self.conquer_cost(player, action.tile, siege.besieger, int(self.rules["spending.costs.conquer"]),
+                                 int(self.rules["siege.defender_reconquest_fortified_extra"]))
+        self.pay(player, cost)
         self.state.sieges.remove(siege)
         self.state.tiles[action.tile].owner = player
         self.after_loss(player, siege.besieger, knockout=True)
