@@ -48,6 +48,7 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import GMDecisionNeeded, Report, Ruleset, Stage
 from pbem.store import LockBusy, campaign_lock
 from pbem.template_alerts import alert_template_problems
+from pbem.welcome import send_owed as send_owed_welcomes
 
 COMMIT_EVERY = 50
 """Messages whose effects are saved together, then marked done together: one state write per
@@ -167,6 +168,7 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
     if prune_journal(camp.state, now): camp.commit()    # noqa: E701 (the journal keeps what dedup needs)
+    send_owed_welcomes(camp, now)          # first: a player's welcome comes before any answer to him
     forum_read = intake_forum(camp, ruleset, now, faults, log)
     intake_released(camp, ruleset, now, faults, log)
     if intake_mail(camp, ruleset, now, faults, log) and mail_read and forum_read:

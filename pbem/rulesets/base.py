@@ -281,6 +281,12 @@ class Ruleset(Generic[S, M]):
         view = self.view(ctx)
         return self.current(view).help(view, player)
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """What a player's welcome mail shows of his start: `first_step`, one paragraph saying
+        what to send in the first stage (and any limit on it), and `places`, his starting places
+        as (place, [neighbouring places]) pairs of display names; either may be left out."""
+        return {}
+
     gm_verbs: Sequence[GMVerb[S, M]] = ()
     """GM verbs of the whole rule system, whatever the phase (a phase adds its own)."""
 

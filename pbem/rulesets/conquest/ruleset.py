@@ -165,6 +165,15 @@ class Conquest(Ruleset):
     def help_text(self, ctx: Context, player: Player) -> str:
         return reporting.help_text(Game(ctx.game, ctx.settings).window)
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """The campaign opens with the capital picks: no player holds a tile before them."""
+        if Game(ctx.game, ctx.settings).window != W_CAPITALS:
+            return {}
+        return {"first_step": "The campaign opens with the capital picks: send a `CAPITAL` line naming the "
+                              "cities you would take as your capital, best first (and a `NEWCITY` line with "
+                              "tiles for a new city, used only if none of them is left). The picks are made "
+                              "in an order the dice draw, and the report that follows names every capital."}
+
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         """STATUS replies: the shared ack lists `control`; there are no tokens in this system."""
         game = Game(ctx.game, ctx.settings)

@@ -191,6 +191,11 @@ class DaemonRift(Ruleset):
     def help_text(self, ctx: Context, player: Player) -> str:
         return reporting.help_text(Game.view(ctx), player)
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        from pbem.rulesets.daemon_rift.welcome import welcome
+
+        return welcome(Game.view(ctx), player)
+
     def gm_pending(self, ctx: Context) -> list[str]:
         game = Game.view(ctx)
         lists = [f"approve the list of {token}: APPROVE {token}" for token in sorted(rosters.pending(game))]

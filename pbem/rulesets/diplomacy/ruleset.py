@@ -18,10 +18,11 @@ from typing import Any
 
 from pbem.campaign import Player, Settings
 from pbem.dice import Dice
-from pbem.orders import IllegalOrder
+from pbem.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.base import Context, Parsed, Resolution, Ruleset, Stage
 from pbem.rulesets.diplomacy import cycle, reporting, submit
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, OVER, RETREAT
+from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.game import Game, assign_powers, board_named, new_game
 
 KINDS = {MOVEMENT: "movement", RETREAT: "retreats", ADJUSTMENT: "adjustments", OVER: "over"}
@@ -39,6 +40,10 @@ class Diplomacy(Ruleset):
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Each player's faction becomes the power played (see `game` for the rule)."""
         board = board_named(map_name)
+        misspelt = [f"player {p['id']!r}: no power is called {p['faction_name']!r}; did you mean {close}?"
+                    for p in players if (close := _misspelt(board, p.get("faction_name", "")))]
+        if misspelt:            # refused: dealing "Frnace" another power would go unnoticed
+            raise ValueError("; ".join(misspelt))
         powers = assign_powers(board, [(p["id"], [p.get("faction", ""), p.get("faction_name", ""), p["id"]])
                                        for p in players])
         by_player = {pid: power for power, pid in powers.items() if pid}
@@ -84,6 +89,11 @@ class Diplomacy(Ruleset):
     def help_text(self, ctx: Context, player: Player) -> str:
         return reporting.help_text(Game(ctx.game, ctx.settings), player)
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        from pbem.rulesets.diplomacy.welcome import welcome
+
+        return welcome(Game(ctx.game, ctx.settings), player)
+
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         return reporting.status(Game(ctx.game, ctx.settings), player)
 
@@ -128,3 +138,15 @@ class Diplomacy(Ruleset):
 
 
 RULESET = Diplomacy()
+
+
+def _misspelt(board: Board, name: str) -> str:
+    """The power a faction name written at `pbem new` was likely meant to be, when it names none
+    but comes close ("" for a name that matches, or is far from every power, like a colour)."""
+    if not name.strip():
+        return ""
+    try:
+        board.power_names.lookup(name)
+    except OrderProblem:
+        return board.power_names.suggest(name)
+    return ""
