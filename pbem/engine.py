@@ -34,7 +34,7 @@ from pbem.intake import Intake, Outcome, Reply
 from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
                             passes_through, problem_key)
 from pbem.journal import journal_key, prune as prune_journal
-from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.compose import OutgoingMail, compose, thread_root
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
@@ -663,6 +663,7 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
     for address in to:
         mail = OutgoingMail(key=f"{key}/{address}", to=(address,), subject=f"[{camp.name}] {report.subject}",
                             markdown=text, sender=f"{settings.title} <{settings.address}>",
+                            references=(thread_root(camp.name, settings.domain),),
                             list_id=f"{camp.name}.{settings.domain}")
         enqueue(camp.folder, compose(mail, campaign=camp.name, domain=settings.domain, date=now))
     if report.public and settings.forum:

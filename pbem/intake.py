@@ -24,6 +24,7 @@ from pbem.forum import admission
 from pbem.forum.config import ForumSettings, forum_settings
 from pbem.isolation import is_injected, one_line
 from pbem.journal import journal_key, recall
+from pbem.mail.compose import thread_root
 from pbem.mail.message import Submission
 from pbem.masking import SecretMask, masked
 from pbem.orders import InvalidOrder, OrderProblem, quoted, trailing
@@ -447,6 +448,8 @@ class Intake:
         if report.public and "gm" not in audience:
             people.append(settings.gm)
         base = {"campaign": settings, "now": self.now, "schedule": settings.schedule, "stage": stage}
+        root = thread_root(self.camp.name, settings.domain)      # threaded with the turn reports
         return [Reply(f"turn-{stage.turn}/end/{report.key or report.kind}/{person.email}", (person.email,),
-                      f"[{self.camp.name}] {report.subject}", report.kind, base | report.context, auto_reply=False)
+                      f"[{self.camp.name}] {report.subject}", report.kind, base | report.context,
+                      references=(root,), auto_reply=False)
                 for person in people if person is not None]

@@ -17,6 +17,7 @@ from pathlib import Path
 from pbem import credentials, turns
 from pbem.campaign import Campaign, Player
 from pbem.intake import Reply
+from pbem.mail.compose import thread_root
 from pbem.rulesets import registry
 from pbem.store import read_toml, write_toml
 
@@ -75,4 +76,4 @@ def welcome_reply(camp: Campaign, person: Player, secret: str, now: datetime, ke
                "start": {} if is_gm else ruleset.welcome(ctx, person),
                "commitment": turns.commitment(camp, stage.turn), "commitment_turn": stage.turn}
     return Reply(key or f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
-                 "welcome", context, auto_reply=False)
+                 "welcome", context, references=(thread_root(camp.name, camp.settings.domain),), auto_reply=False)
