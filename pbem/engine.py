@@ -178,7 +178,7 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
         log(f"{camp.name}: mail or forum could not be read; nothing is resolved until they are")
     alert_template_problems(camp, ruleset, now)
     deliver_mail(camp, log, faults)
-    publish_posts(camp, faults, log)
+    publish_posts(camp, faults, log, now)
 
 
 # -- intake ----------------------------------------------------------------------
@@ -433,7 +433,7 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
     with the journal, so no post is processed twice. False when the forum could not be read
     (its posts wait there for the next tick)."""
     try:
-        forum = open_forum(camp.settings, camp.folder)
+        forum = open_forum(camp.settings, camp.folder, now)
         posts = forum.fetch(camp.state.get("forum", {}).get("cursor", {})) if forum else []
     except (ForumError, OSError) as exc:
         log(f"{camp.name}: forum not read, retried next tick: {exc}")
@@ -564,12 +564,12 @@ def tell_owners(camp: Campaign, ruleset: Ruleset, sub: Submission, now: datetime
         enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
 
 
-def publish_posts(camp: Campaign, faults: Faults, log: TickLog) -> None:
+def publish_posts(camp: Campaign, faults: Faults, log: TickLog, now: datetime | None = None) -> None:
     """Post the queued public reports to the thread, each once (pbem/forum/queue.py)."""
     if not pending_posts(camp.folder):
         return
     try:
-        forum = open_forum(camp.settings, camp.folder)
+        forum = open_forum(camp.settings, camp.folder, now)
     except ForumError as exc:
         log(f"{camp.name}: reports not posted, kept for retry: {exc}")
         return

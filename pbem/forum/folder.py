@@ -57,10 +57,12 @@ IDS = ".pbem-ids.toml"
 class FolderForum:
     kind = "folder"
 
-    def __init__(self, path: Path, bot: str = "pbem", title: str = "") -> None:
+    def __init__(self, path: Path, bot: str = "pbem", title: str = "", now: datetime | None = None) -> None:
         self.path = Path(path)
         self.bot = bot
         self.title = title
+        self.now = now
+        """The time the bot's posts carry: the tick's clock (`--now`), as in the mail it sends."""
         self.skipped: list[str] = []
         """Files this read could not file or read (each named with why); the others are read."""
         try:
@@ -185,7 +187,7 @@ class FolderForum:
             return found
         self._file_dropped()   # a dropped file keeps the id order it was dropped in
         number, target = self._reserve(channel, self.bot)
-        header = {"id": number, "author": self.bot, "created": datetime.now(UTC).replace(microsecond=0),
+        header = {"id": number, "author": self.bot, "created": (self.now or datetime.now(UTC)).replace(microsecond=0),
                   "in_reply_to": 0} | extra | {"key": key}
         try:
             write_atomic(target, join_header(header, markdown))
