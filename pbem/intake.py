@@ -397,7 +397,22 @@ class Intake:
         except ValueError:
             new = parse_time(arg)
         stage["deadline"], stage["reminded"] = iso(new), False
-        return f"deadline moved to {self.camp.settings.schedule.show(new)}"
+        self.mailings += self._extended_mails(new)
+        return f"deadline moved to {self.camp.settings.schedule.show(new)}; the players who owe orders are told"
+
+    def _extended_mails(self, deadline: datetime) -> list[Reply]:
+        """The players the stage waits for hear the new deadline and what to send by then; keyed
+        by the stage's opening and the new deadline, so each extension is told once."""
+        meta, settings = self.camp.state.get("stage", {}), self.camp.settings
+        owing = self.ruleset.stage(self.context()).owing
+        on_file = self.camp.state.get("submissions", {})
+        key = f"extended/g{meta.get('generation', 0)}/{meta.get('kind', '')}/{iso(deadline)}"
+        context = {"campaign": settings, "schedule": settings.schedule, "now": self.now, "deadline": deadline,
+                   "title": meta.get("title", "")}
+        return [Reply(f"{key}/{p.id}", (p.email,), f"[{self.camp.name}] {meta.get('title', 'deadline')}: deadline "
+                      f"moved to {settings.schedule.show(deadline)}", "extended",
+                      context | {"player": p, "on_file": p.id in on_file}, auto_reply=False)
+                for p in settings.players if p.id in owing]
 
     # -- pause and end ---------------------------------------------------------
     def _pause(self, stage: dict[str, Any]) -> str:
