@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from pbem.mapdata import GameMap
 from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
@@ -106,7 +107,9 @@ def _own_ids(ctx: _Context) -> str:
 def territories(gmap: GameMap, text: str) -> list[str]:
     """Territory ids in `text`, split at spaces, commas, `-` and `->`.
 
-    Names may have several words: the longest run of words that names a territory wins.
+    Names may have several words: the longest run of words that names a territory wins. An id
+    followed by the territory's own name (`T25 Northmarch`, as reports and suggestions write a
+    place) is that one territory.
     """
     atoms = [a for a in _SEPARATORS.split(text) if a]
     out: list[str] = []
@@ -115,13 +118,14 @@ def territories(gmap: GameMap, text: str) -> list[str]:
         found = gmap.longest(atoms, i)
         if found is None:
             _unknown_place(gmap, atoms, last, i)
-        last = i
-        ident, i = found
-        out.append(ident)
+        ident, after = found
+        if not (out and out[-1] == ident and atoms[last].casefold() == ident.casefold() != atoms[i].casefold()):
+            out.append(ident)
+        last, i = i, after
     return out
 
 
-def _unknown_place(gmap: GameMap, atoms: list[str], last: int, bad: int) -> None:
+def _unknown_place(gmap: GameMap, atoms: list[str], last: int, bad: int) -> NoReturn:
     """Raise the problem of `atoms[bad]`: ambiguous as typed, or unknown judged with the words
     before it ("Cinder Reech" after "Cinder" was read as the start of Cinder Reach)."""
     try:
