@@ -622,7 +622,7 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen)
     alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
-    if res.turn_finished:
+    if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
     log.count("resolved")

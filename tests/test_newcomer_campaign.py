@@ -119,7 +119,7 @@ def table(tmp_path: Path) -> Table:
 
 def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table) -> None:
     every: list[EmailMessage] = []
-    # -- pbem new, and the welcome mails ---------------------------------------------------------
+    # -- pbem new with the campaign's address, and the welcome mails -----------------------------
     assert main(["new", "rift", "--root", str(table.root), "--gm-email", GM, "--address", ADDRESS,
                  "--timezone", "Europe/Berlin", "--player", f"red,Alice,{ALICE},Red,R",
                  "--player", f"blue,Bob,{BOB},Blue,B"]) == 0
@@ -129,71 +129,82 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
     for address, pid in ((ALICE, "red"), (BOB, "blue")):
         body = one(welcome, address, "welcome")
         assert f"send every message to **{ADDRESS}**" in body
-        table.secrets[pid] = re.search(rf"```\nPLAYER {pid} (\S+)\n```", body).group(1)  # type: ignore[union-attr]
+        found = re.search(rf"```\nPLAYER {pid} (\S+)\n```", body)       # the line to copy
+        assert found is not None
+        table.secrets[pid] = found.group(1)
         assert "## First: Turn 1: army lists" in body and "at most 2250 points" in body
         assert f"Deadline: **{shown(table)}**" in body and "CET" in shown(table)
-        assert "## Where you start" in body and "next to" in body
-    table.secrets["gm"] = re.search(r"```\nGM (\S+)\n```", one(welcome, GM, "welcome")).group(1)  # type: ignore[union-attr]
+        assert "## Where you start" in body and "next to" in body and "## How to write" in body
+    gm_welcome = one(welcome, GM, "welcome")
+    assert re.search(r"```\nGM \S+\n```", gm_welcome) and "The first stage is Turn 1: army lists" in gm_welcome
     red, blue = f"PLAYER red {table.secrets['red']}", f"PLAYER blue {table.secrets['blue']}"
 
-    # -- army lists, then the GM's approval on the command line ---------------------------------
+    # -- army lists (one signed "Cheers, Alice"), then the GM approves on the command line -------
     first = table.send(f"Alice <{ALICE}>", [red, *LIST_R, "", "Cheers,", "Alice"], "[rift] my list")
     second = table.send(f"Bob <{BOB}>", [blue, *LIST_B], "[rift] list")
+    due = shown(table)              # the lists' deadline: the acks are written before the lists close
     lists = table.tick()
     every += lists
-    ack = reply_to(lists, first)
-    assert "`LIST R-1 Ironjaws`" in ack and "Cheers" not in ack.split("Orders on file")[0].split("ignored")[0] \
-        or "ignored" in ack
-    assert "not understood" not in ack and "not allowed" not in ack
-    reply_to(lists, second)
+    for mid, token in ((first, "R-1"), (second, "B-1")):
+        ack = reply_to(lists, mid)
+        assert f"- line 2: `LIST {token}" in ack and "## Not accepted" not in ack
+        assert f"Deadline: **{due}**" in ack
+    assert "Ignored as not orders: 2 lines from line 8 on, starting “Cheers,”" in reply_to(lists, first)
     alert = one(lists, GM, "needs your attention")
-    assert "pbem approve rift R-1" in alert or "APPROVE R-1" in alert
+    assert "APPROVE R-1" in alert and "APPROVE B-1" in alert
     assert main(["approve", "rift", "ALL", "--root", str(table.root)]) == 0
     opened = table.tick()
     every += opened
     assert table.camp.state["stage"]["title"] == "Turn 1: orders"
-    for address in (ALICE, BOB):
+    for address in (ALICE, BOB, GM):
         body = one(opened, address, "Turn 1: orders are open")
-        assert shown(table) in body and "R-1 M" in body or "B-1 M" in body or "M T" in body
+        assert f"due by\n**{shown(table)}**" in body and "`HELP`" in body and "`PLAYER` line" in body
 
-    # -- orders with a misspelt territory and a signature, corrected ------------------------------
+    # -- orders with a misspelt territory and a signature; the suggestion, followed as written ---
     typo = table.send(f"Alice <{ALICE}>", [red, "R-1 M Northmarsh", "", "Cheers,", "Alice"])
     acks = table.tick()
     every += acks
     ack = reply_to(acks, typo)
-    assert "line 2" in ack and "did you mean T25 Northmarch?" in ack
-    assert "Cheers" not in ack or "ignored" in ack
-    assert "line 4" not in ack and "line 5" not in ack                 # the signature is no order
-    assert shown(table) in ack
-    table.send(f"Alice <{ALICE}>", [red, "R-1 M T25 Northmarch", "", "Alice"])
+    assert "- line 2 (invalid): `R-1 M Northmarsh`: unknown territory “Northmarsh”; did you mean " \
+           "**T25 Northmarch**?" in ack
+    assert "Ignored as not orders: 2 lines from line 4 on" in ack and "line 5" not in ack
+    assert "Still without orders: R-1 (they will hold)." in ack and f"Deadline: **{shown(table)}**" in ack
+    fixed = table.send(f"Alice <{ALICE}>", [red, "R-1 M T25 Northmarch", "", "Alice"])
     table.send(f"Bob <{BOB}>", [blue, "B-1 H", "", "--", "Bob"])
     resolved = table.tick()
     every += resolved
-    assert table.camp.state["stage"]["turn"] == 2
-    for address in (ALICE, BOB):
-        report = "\n".join(text(m) for m in to(resolved, address) if "Turn 1" in str(m["Subject"]))
-        assert "Orders for turn 2 are due by" in report and shown(table) in report
+    assert "- line 2: `R-1 M T25`" in reply_to(resolved, fixed)
+    assert table.camp.state["stage"]["title"] == "Turn 2: orders"
     assert table.camp.state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T25"
+    for address in (ALICE, BOB):
+        report = one(resolved, address, "Turn 1: end of turn")
+        assert f"Orders for turn 2 are due by **{shown(table)}**" in report
+        assert "R-1 M T25" in one(resolved, address, "Turn 1: movement")
 
     # -- the GM rolls the turn back; new orders; the corrected report -----------------------------
-    assert main(["rollback", "rift", "--root", str(table.root), "--now", (table.now + timedelta(hours=1)).isoformat()]) == 0
+    later = (table.now + timedelta(hours=1)).isoformat()
+    assert main(["rollback", "rift", "--root", str(table.root), "--now", later]) == 0
     notices = table.tick()
     every += notices
+    assert table.camp.state["stage"]["title"] == "Turn 1: orders"      # the approved lists are kept
     for address in (ALICE, BOB):
         body = one(notices, address, "rolled back to Turn 1: orders")
-        assert shown(table) in body
+        assert "## What was undone" in body and "The campaign was at **Turn 2: orders**" in body
+        assert f"Send your orders for **Turn 1: orders** again by **{shown(table)}**" in body
     table.send(f"Alice <{ALICE}>", [red, "R-1 H"])
     table.send(f"Bob <{BOB}>", [blue, "B-1 H"])
     corrected = table.tick()
     every += corrected
     assert table.camp.state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T24"
-    for address in (ALICE, BOB):
-        report = "\n".join(text(m) for m in to(corrected, address) if "Turn 1" in str(m["Subject"]))
-        assert "Orders for turn 2 are due by" in report
+    for address in (ALICE, BOB, GM):
+        assert "| R-1 | T24 | R-1 H | R-1 H |" in one(corrected, address, "Turn 1: movement")
+        assert f"Orders for turn 2 are due by **{shown(table)}**" in one(corrected, address, "Turn 1: end of turn")
 
     # -- every mail, read as a newcomer ---------------------------------------------------------
     root = thread_root("rift", table.camp.settings.domain)
+    assert len(every) > 30
     for msg in every:
         plain_for_a_newcomer(msg)
-        if "Turn 1:" in str(msg["Subject"]) and not str(msg["Subject"]).startswith("Re:"):
-            assert root in str(msg["References"]).split()
+        subject = str(msg["Subject"])
+        if not subject.startswith("Re:") and "needs your attention" not in subject:
+            assert root in str(msg["References"]).split(), subject

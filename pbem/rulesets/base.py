@@ -67,6 +67,8 @@ class Resolution:
     game: dict[str, Any]
     reports: list[Report] = field(default_factory=list)
     turn_finished: bool = False    # the turn counter moved on: reveal the dice secret, snapshot history
+    turn_opened: bool = False      # the setup before the turn's first orders is done (Daemon Rift's army
+                                   # lists): the turn starts here, and a rollback to it keeps the setup
     gm_alerts: list[str] = field(default_factory=list)
 
 

@@ -215,11 +215,12 @@ class DaemonRift(Ruleset):
         by_faction = {p.faction: submissions[p.id] for p in ctx.settings.players if p.id in submissions}
         reports: list[Report] = []
         alerts: list[str] = []
-        phase = game.state.phase
+        phase, opened = game.state.phase, False
         if phase == "lists":
             reporting.store_lists(game, by_faction)
             alerts += reporting.lists_alerts(game)
-            if setup.open_turn_one(game.state):
+            opened = setup.open_turn_one(game.state)
+            if opened:
                 reports.append(reporting.turn_one_report(game))
         elif phase == "orders":
             reporting.store_lists(game, by_faction)
@@ -234,7 +235,8 @@ class DaemonRift(Ruleset):
             choices = {t: c for sub in by_faction.values() for t, c in sub.get("retreats", {}).items()}
             self._step_c(game, choices, reports)
         finished = bool(game.data.pop("turn_closed", False))
-        return Resolution(game.dump(), reports, turn_finished=finished, gm_alerts=alerts)
+        return Resolution(game.dump(), reports, turn_finished=finished, gm_alerts=alerts,
+                          turn_opened=opened)
 
     def _step_a(self, game: Game, by_faction: dict[str, Mapping[str, Any]], dice: Dice, reports: list[Report]) -> None:
         submitted = {f: from_data(FactionOrders, s["orders"]) for f, s in by_faction.items() if "orders" in s}
