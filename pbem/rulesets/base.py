@@ -271,7 +271,7 @@ class Ruleset(Generic[S, M]):
         """The engine's record of an outcome: the stored game with the new state written in."""
         game = {**ctx.game, **self.dump_state(outcome.state)}
         return Resolution(game, list(outcome.reports), turn_finished=outcome.turn_finished,
-                          gm_alerts=list(outcome.gm_alerts))
+                          turn_opened=outcome.turn_opened, gm_alerts=list(outcome.gm_alerts))
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         """Extra context for STATUS replies and private summaries."""
