@@ -21,8 +21,8 @@ from pbem.dice import Dice
 from pbem.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.base import Context, Parsed, Resolution, Ruleset, Stage
 from pbem.rulesets.diplomacy import cycle, reporting, submit
-from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, OVER, RETREAT
 from pbem.rulesets.diplomacy.board import Board
+from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, OVER, RETREAT
 from pbem.rulesets.diplomacy.game import Game, assign_powers, board_named, new_game
 
 KINDS = {MOVEMENT: "movement", RETREAT: "retreats", ADJUSTMENT: "adjustments", OVER: "over"}
