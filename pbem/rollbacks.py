@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from pbem import turns
 from pbem.campaign import Campaign
@@ -19,6 +20,7 @@ from pbem.mail.compose import thread_root
 from pbem.outqueue import enqueue
 from pbem.reports import render
 from pbem.rulesets.base import Ruleset, Stage
+from pbem.schedule import parse_time
 
 
 @dataclass(frozen=True)
@@ -31,19 +33,19 @@ class RolledBack:
     undone: str          # the title of the stage that was open when the GM rolled back
 
 
-def roll_back(camp: Campaign, ruleset: Ruleset, now: datetime) -> RolledBack:
+def roll_back(camp: Campaign, ruleset: Ruleset[Any, Any], now: datetime) -> RolledBack:
     """Restore the start of the previous turn and queue the notice. Raises ValueError when
     there is no earlier turn. The caller saves the campaign (after the notice is queued, so a
     crash before the save re-runs the same rollback and makes the same mail keys)."""
     undone = str(camp.state.get("stage", {}).get("title", ""))
     turn = turns.rollback(camp)
     stage = turns.reopen(camp, ruleset, now)
-    done = RolledBack(turn, stage, turns.parse_time(camp.state["stage"]["deadline"]), undone or stage.title)
+    done = RolledBack(turn, stage, parse_time(camp.state["stage"]["deadline"]), undone or stage.title)
     tell_everyone(camp, ruleset, done, now)
     return done
 
 
-def tell_everyone(camp: Campaign, ruleset: Ruleset, done: RolledBack, now: datetime) -> None:
+def tell_everyone(camp: Campaign, ruleset: Ruleset[Any, Any], done: RolledBack, now: datetime) -> None:
     settings, gen = camp.settings, turns.stage_generation(camp)
     base = {"campaign": settings, "stage": done.stage, "deadline": done.deadline, "undone": done.undone,
             "schedule": settings.schedule, "now": now, "commitment": turns.commitment(camp, done.stage.turn),
