@@ -1,4 +1,4 @@
-"""Creating a campaign folder: settings, hashed secrets, opening state, welcome mails."""
+"""Creating a campaign folder: settings, hashed secrets, opening state, the welcome mails owed."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -13,16 +14,19 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem import credentials, turns
-from pbem.campaign import NAME_RE, Campaign, Player, settings_from
+from pbem.campaign import NAME_RE, Campaign, settings_from
 from pbem.checks import SettingsError, email_problem, shown, text_problem
 from pbem.errors import UserError
-from pbem.intake import Reply
 from pbem.kit.players import field_problems, unknown_fields, with_defaults
 from pbem.positions import Position
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset, PositionError
 from pbem.site import FILE as SITE_FILE
 from pbem.store import write_toml
+from pbem.welcome import owe as owe_welcomes
+from pbem.welcome import welcome_replies, welcome_reply
+
+__all__ = ["CreationError", "NewPlayer", "create", "welcome_replies", "welcome_reply"]
 
 
 class CreationError(UserError):
@@ -50,8 +54,8 @@ class NewPlayer:
         plain = [p for p in parts[3:] if not FIELD.match(p)]
         if len(parts) < 3 or len(plain) > 2:
             raise UserError(f"{shown(spec)}: expected id,Name,email[,Faction[,token prefix]][,field=value...]")
-        faction_name = plain[0] if plain else parts[1]
-        faction = plain[1] if len(plain) > 1 else parts[0][:1].upper()
+        faction_name = plain[0] if plain else ""     # none given: the player's name, after
+        faction = plain[1] if len(plain) > 1 else ""          # the rule system had its say (_with_defaults)
         extras = dict(p.split("=", 1) for p in named)
         return cls(parts[0], parts[1], parts[2].lower(), faction_name, faction,
                    {k.strip(): v.strip() for k, v in extras.items()})
@@ -113,12 +117,17 @@ def argument_problems(root: Path, name: str, ruleset_name: str, players: list[Ne
     if problem := email_problem(gm_email):
         problems.append(f"GM email: {problem}")
     seen: dict[str, str] = {}
+    mailboxes: dict[str, str] = {}
     for seat, (label, player) in enumerate(zip(labels, players, strict=True)):
         own = player.problems() + (player.field_problems(ruleset, seat) if ruleset else [])
         problems += [f"{label} ({shown(player.id)}): {p}" for p in own]
         first = seen.setdefault(player.id.casefold(), label)
         if first != label:
             problems.append(f"{label}: the id {player.id!r} is taken by {first}")
+        first = mailboxes.setdefault(player.email.casefold(), label)
+        if first != label and player.email:
+            problems.append(f"{label}: {player.email} is also the address of {first}; each player needs an "
+                            "address of his own (pbem tells players apart by the address they write from)")
     if not players:
         problems.append("players: at least one --player is needed")
     folder = root / name
@@ -152,11 +161,11 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
            transport: dict[str, Any] | None = None, rules: dict[str, Any] | None = None,
            fixed_secrets: dict[str, str] | None = None, welcome: bool = False,
            address: str = "", timezone: str = "", position: Position | None = None) -> tuple[Campaign, dict[str, str]]:
-    """Write a new campaign; returns it and the generated secrets (sent in welcome mails, queued
-    in its outbox when `welcome` is set).
+    """Write a new campaign; returns it and the generated secrets (sent in welcome mails, owed
+    to the next tick when `welcome` is set, which renders them with the settings of that time).
 
     Everything is checked before anything is written, and the folder is built under a temporary
-    name and renamed into place only once complete (welcome mails queued): a failure leaves no
+    name and renamed into place only once complete (welcome mails owed): a failure leaves no
     half-made campaign whose secrets are lost. `fixed_secrets` (player id -> secret) is for the
     demo, whose sample mails are signed. `address` and `timezone` replace the defaults
     (NAME@pbem.localhost, UTC). `position` starts the game there instead of at the rule system's
@@ -192,16 +201,50 @@ def _settings_table(root: Path, name: str, ruleset: AnyRuleset, map_name: str, p
         "transport": transport or _default_transport(root),
         "gm": {"id": "gm", "name": "Game master", "email": gm_email.lower(),
                "secret": credentials.hash_generated(secrets["gm"])},
-        "players": [{"id": p.id, "name": p.name, "email": p.email, "faction": p.faction,
+        "players": [{"id": p.id, "name": p.name, "email": p.email, "faction": p.faction.upper(),
                      "faction_name": p.faction_name, **p.fields(ruleset, seat),
                      "secret": credentials.hash_generated(secrets[p.id])} for seat, p in enumerate(players)],
         "rules": rules or {},
     }
     try:
-        data["players"] = ruleset.assign(map_name, data["players"])
+        data["players"] = _with_defaults(ruleset.assign(map_name, data["players"]))
     except ValueError as exc:
         raise CreationError([f"cannot set up {name}: {exc}"]) from exc
     return data
+
+
+def _with_defaults(players: list[dict[str, str]]) -> list[dict[str, str]]:
+    """A faction not named is called after its player, its token prefix the id's first letter.
+    Given only now, so that a rule system reading faction names (Diplomacy's powers) sees what
+    was written and tells a misspelt name from none."""
+    return [p | {"faction_name": p.get("faction_name") or p["name"], "faction": p.get("faction") or p["id"][:1].upper()}
+            for p in players]
+
+
+def warnings(ruleset_name: str, map_name: str, players: list[NewPlayer]) -> list[str]:
+    """What `pbem new` points out but does not refuse: seats the map has that nobody takes, and
+    token prefixes written in lower case (read in upper case: the orders name `R-1`, not `r-1`)."""
+    found = [f"token prefix {p.faction!r} of {p.id!r} is read as {p.faction.upper()!r}: orders name "
+             f"tokens like {p.faction.upper()}-1" for p in players if p.faction != p.faction.upper()]
+    seats = map_seats(map_name or registry.get(ruleset_name).default_map)
+    if seats and len(players) < seats:
+        found.append(f"{len(players)} player(s) on a map for {seats}: the {seats - len(players)} seat(s) "
+                     "nobody takes stay empty (add --player to fill them)")
+    return found
+
+
+def map_seats(map_name: str) -> int:
+    """How many players a ready-made map or map file is drawn for (its `players`, else its
+    homes or powers); 0 when that cannot be read (the rule system reports a bad map)."""
+    from pbem.kit.maps import map_path
+
+    path = map_path(map_name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return 0
+    counted = data.get("players") or len(data.get("homes") or {}) or len(data.get("powers") or {})
+    return counted if isinstance(counted, int) else 0
 
 
 def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None,
@@ -227,7 +270,7 @@ def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: 
 
 def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None,
           position: Position | None = None) -> Campaign:
-    """Settings, opening state, first snapshot and (with `welcome`, the secrets) the welcome mails."""
+    """Settings, opening state, first snapshot and (with `welcome`, the secrets) the welcome mails owed."""
     write_toml(folder / "campaign.toml", data,
                header=f"# Campaign {data['name']}: settings. Edit freely; secrets are hashes.")
     write_toml(folder / "state.toml", {})
@@ -247,18 +290,8 @@ def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, 
         turns.snapshot_start(camp, camp.state["stage"]["turn"])
     camp.save()
     if welcome is not None:
-        queue_welcome(camp, welcome, now)
+        owe_welcomes(camp.folder, welcome)      # rendered by the tick that sends them (pbem/welcome.py)
     return camp
-
-
-def queue_welcome(camp: Campaign, secrets: dict[str, str], now: datetime) -> None:
-    """The welcome mails, queued in the campaign's outbox for the next tick."""
-    from pbem.engine import build_mail
-    from pbem.outqueue import enqueue
-
-    ruleset = registry.get(camp.settings.ruleset)
-    for reply in welcome_replies(camp, secrets, now):
-        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
 
 
 def _default_transport(root: Path) -> dict[str, Any]:
@@ -266,22 +299,3 @@ def _default_transport(root: Path) -> dict[str, Any]:
     if (root / SITE_FILE).exists():
         return {}
     return {"inbox": {"type": "maildir", "path": "inbox"}, "outbox": {"type": "maildir", "path": "outbox/maildir"}}
-
-
-def welcome_replies(camp: Campaign, secrets: dict[str, str], now: datetime) -> list[Reply]:
-    """One welcome mail per player and one for the GM: the only mails that carry a secret."""
-    return [welcome_reply(camp, person, secrets[person.id], now)
-            for person in (*camp.settings.players, camp.settings.gm)]
-
-
-def welcome_reply(camp: Campaign, person: Player, secret: str, now: datetime, key: str = "") -> Reply:
-    """The welcome mail for one person: the secret, the order syntax and the first deadline."""
-    ruleset = registry.get(camp.settings.ruleset)
-    ctx = turns.context(camp, now)
-    context = {"campaign": camp.settings, "person": person, "secret": secret,
-               "is_gm": person.id == "gm", "deadline": ctx.deadline, "schedule": camp.settings.schedule,
-               "help": "" if person.id == "gm" else ruleset.help_text(ctx, person), "now": now,
-               "commitment": turns.commitment(camp, int(camp.state["stage"]["turn"])),
-               "commitment_turn": int(camp.state["stage"]["turn"])}
-    return Reply(key or f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
-                 "welcome", context, auto_reply=False)

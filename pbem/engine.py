@@ -34,7 +34,7 @@ from pbem.intake import Intake, Outcome, Reply
 from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
                             passes_through, problem_key)
 from pbem.journal import journal_key, prune as prune_journal
-from pbem.mail.compose import Letterhead
+from pbem.mail.compose import Letterhead, thread_root
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
@@ -49,6 +49,7 @@ from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Report, Ruleset, St
 from pbem.stagerecord import Question, StageRecord
 from pbem.store import LockBusy, campaign_lock
 from pbem.template_alerts import alert_template_problems
+from pbem.welcome import send_owed as send_owed_welcomes
 
 COMMIT_EVERY = 50
 """Messages whose effects are saved together, then marked done together: one state write per
@@ -165,6 +166,7 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
     if prune_journal(camp.state, now): camp.commit()    # noqa: E701 (the journal keeps what dedup needs)
+    send_owed_welcomes(camp, now)          # first: a player's welcome comes before any answer to him
     forum_read = intake_forum(camp, ruleset, now, faults, log)
     intake_released(camp, ruleset, now, faults, log)
     if intake_mail(camp, ruleset, now, faults, log) and mail_read and forum_read:
@@ -174,7 +176,7 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
         log(f"{camp.name}: mail or forum could not be read; nothing is resolved until they are")
     alert_template_problems(camp, ruleset, now)
     deliver_mail(camp, log, faults)
-    publish_posts(camp, faults, log)
+    publish_posts(camp, faults, log, now)
 
 
 # -- intake ----------------------------------------------------------------------
@@ -426,7 +428,7 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
     with the journal, so no post is processed twice. False when the forum could not be read
     (its posts wait there for the next tick)."""
     try:
-        forum = open_forum(camp.settings, camp.folder)
+        forum = open_forum(camp.settings, camp.folder, now)
         posts = forum.fetch(camp.state.get("forum", {}).get("cursor", {})) if forum else []
     except (ForumError, OSError) as exc:
         log(f"{camp.name}: forum not read, retried next tick: {exc}")
@@ -557,12 +559,12 @@ def tell_owners(camp: Campaign, ruleset: Ruleset, sub: Submission, now: datetime
         enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
 
 
-def publish_posts(camp: Campaign, faults: Faults, log: TickLog) -> None:
+def publish_posts(camp: Campaign, faults: Faults, log: TickLog, now: datetime | None = None) -> None:
     """Post the queued public reports to the thread, each once (pbem/forum/queue.py)."""
     if not pending_posts(camp.folder):
         return
     try:
-        forum = open_forum(camp.settings, camp.folder)
+        forum = open_forum(camp.settings, camp.folder, now)
     except ForumError as exc:
         log(f"{camp.name}: reports not posted, kept for retry: {exc}")
         return
@@ -615,7 +617,7 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen)
     alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
-    if res.turn_finished:
+    if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
     log.count("resolved")
@@ -656,7 +658,8 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
         to.append(settings.gm.email)
     for address in to:
         enqueue(camp.folder, Letterhead.of(settings).write(f"{key}/{address}", (address,),
-                                                           f"[{camp.name}] {report.subject}", text, now))
+                                                           f"[{camp.name}] {report.subject}", text, now,
+                                                           references=(thread_root(camp.name, settings.domain),)))
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text)
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from pbem import authentication, turns
 from pbem.campaign import Campaign
+from pbem.mail.compose import thread_root
 from pbem.replies import Reply
 from pbem.rulesets.base import AnyRuleset, Context, Report, Stage
 from pbem.schedule import iso, parse_duration, parse_time
@@ -83,7 +84,22 @@ def extend(desk: Desk, words: Words) -> str:
         new = parse_time(words[0])
     record.due, record.reminded = new, False
     record.write(desk.camp.state)
-    return f"deadline moved to {desk.camp.settings.schedule.show(new)}"
+    desk.mailings += _extended_mails(desk, record, new)
+    return f"deadline moved to {desk.camp.settings.schedule.show(new)}; the players who owe orders are told"
+
+
+def _extended_mails(desk: Desk, record: StageRecord, deadline: datetime) -> list[Reply]:
+    """The players the stage waits for hear the new deadline and what to send by then; keyed
+    by the stage's opening and the new deadline, so each extension is told once."""
+    settings, owing = desk.camp.settings, desk.stage().owing
+    on_file = desk.camp.state.get("submissions", {})
+    key = f"extended/g{record.generation}/{record.kind}/{iso(deadline)}"
+    context = {"campaign": settings, "schedule": settings.schedule, "now": desk.now, "deadline": deadline,
+               "title": record.title}
+    return [Reply(f"{key}/{p.id}", (p.email,), f"[{desk.camp.name}] {record.title or 'deadline'}: deadline "
+                  f"moved to {settings.schedule.show(deadline)}", "extended",
+                  context | {"player": p, "on_file": p.id in on_file}, auto_reply=False)
+            for p in settings.players if p.id in owing]
 
 
 def pause(desk: Desk, words: Words) -> str:
@@ -179,8 +195,10 @@ def _report_mails(desk: Desk, stage: Stage, report: Report) -> list[Reply]:
     if report.public and "gm" not in audience:
         people.append(settings.gm)
     base = {"campaign": settings, "now": desk.now, "schedule": settings.schedule, "stage": stage}
+    root = thread_root(desk.camp.name, settings.domain)      # threaded with the turn reports
     return [Reply(f"turn-{stage.turn}/end/{report.key or report.kind}/{person.email}", (person.email,),
-                  f"[{desk.camp.name}] {report.subject}", report.kind, base | report.context, auto_reply=False)
+                  f"[{desk.camp.name}] {report.subject}", report.kind, base | report.context,
+                  references=(root,), auto_reply=False)
             for person in people if person is not None]
 
 

@@ -15,6 +15,7 @@ from pbem.campaign import Campaign
 from pbem.engine import build_mail
 from pbem.forum.queue import enqueue_post
 from pbem.intake import Reply
+from pbem.mail.compose import thread_root
 from pbem.outqueue import enqueue
 from pbem.reports import render
 from pbem.rulesets.base import AnyRuleset, Stage
@@ -53,7 +54,8 @@ def tell_everyone(camp: Campaign, ruleset: AnyRuleset, done: RolledBack, now: da
     subject = f"[{camp.name}] rolled back to {done.stage.title}"
     for player in settings.players:
         reply = Reply(f"rollback/g{gen}/{player.id}", (player.email,), subject, "rollback",
-                      base | {"player": player}, auto_reply=False)
+                      base | {"player": player}, references=(thread_root(camp.name, settings.domain),),
+                      auto_reply=False)
         enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
     if settings.forum:
         enqueue_post(camp.folder, f"rollback/g{gen}", subject, render(ruleset.templates, "rollback", base, camp.folder))

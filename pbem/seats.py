@@ -48,7 +48,7 @@ def replace_player(camp: Campaign, words: list[str], now: datetime) -> tuple[str
     camp.settings = load_settings(camp.folder)
     new = camp.settings.player(pid)
     assert new is not None
-    from pbem.creation import welcome_reply
+    from pbem.welcome import welcome_reply
 
     tag = hashlib.sha256(secret.encode()).hexdigest()[:12]
     welcome = welcome_reply(camp, new, secret, now, key=f"welcome/{pid}/{tag}")

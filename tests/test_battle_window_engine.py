@@ -11,6 +11,7 @@ import pytest
 
 from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.engine import tick
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
@@ -90,8 +91,9 @@ def test_pbem_new_writes_the_campaign_and_welcome_mails_with_the_order_syntax(tm
     camp = Campaign(root / "rift-2027")
     assert camp.settings.ruleset == "daemon_rift" and camp.settings.player("red") is not None
     assert all(p.secret.startswith("sha256:") for p in camp.settings.players)
-    queued = sorted((camp.folder / "outbox" / "queue").glob("*"))
-    texts = [q.read_text(errors="replace") for q in queued]
+    tick(root, T0)                              # the welcome mails are rendered and sent by the tick
+    sent = sorted((camp.folder / "outbox" / "maildir" / "new").glob("*"))
+    texts = [q.read_text(errors="replace") for q in sent]
     assert len(texts) == 3 and all("Your secret" in t for t in texts)
     assert any("PLAYER red" in t and "M T" in t for t in texts)
 

@@ -1,5 +1,5 @@
 """`pbem new` checks every argument before it writes anything (exit status 2, one line per
-problem), and builds the campaign folder under a temporary name, welcome mails included, so a
+problem), and builds the campaign folder under a temporary name, welcome mails owed, so a
 failure part-way leaves no half-made campaign whose secrets are lost and whose retry is refused."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.welcome import owed
 
 WORKTREE = Path(__file__).resolve().parent.parent
 GOOD = ["--player", "red,Alice,alice@test.localhost,Red,R", "--player", "blue,Bob,bob@test.localhost,Blue,B"]
@@ -40,7 +41,7 @@ def test_a_bad_player_field_is_refused_with_one_line_and_nothing_written(
     assert len(lines) == 1 and lines[0].startswith(f"pbem new: {problem}"), lines
     assert not root.exists()
     assert new(root) == 0                       # the retry with corrected arguments is not refused
-    assert len(list((root / "rift" / "outbox" / "queue").glob("*"))) == 3
+    assert len(owed(root / "rift")) == 3             # the welcome mails, sent by the next tick
 
 
 def test_every_problem_is_reported_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,19 +71,19 @@ def test_a_campaign_that_exists_is_not_overwritten(tmp_path: Path, capsys: pytes
 
 
 def test_a_failure_while_writing_leaves_no_half_made_campaign_and_the_retry_works(tmp_path: Path) -> None:
-    """Files over 4.5 KB cannot be written (RLIMIT_FSIZE): the settings, the state and the GM's
-    welcome mail are, the players' welcome mails are not. Before, the campaign stayed behind
-    without them, its secrets lost, and `pbem new` refused to make it again."""
+    """Files over 2 KB cannot be written (RLIMIT_FSIZE): the settings are, the opening state is
+    not. Before, the campaign stayed behind half made, its secrets lost, and `pbem new` refused to
+    make it again."""
     root = tmp_path / "campaigns"
     command = [sys.executable, "-m", "pbem", "new", "rift", "--root", str(root), "--gm-email", "gm@test.localhost",
                *GOOD]
     done = subprocess.run(command, cwd=WORKTREE, capture_output=True, text=True, timeout=60,
-                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (4500, 4500)))
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000)))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"pbem: cannot create {root / 'rift'}: ") and done.stderr.count("\n") == 1
     assert done.stderr.rstrip().endswith("File too large; nothing was created")
     assert list(root.iterdir()) == []           # no campaign, no temporary folder
     assert new(root) == 0
     camp = Campaign(root / "rift")
-    assert len(list((camp.folder / "outbox" / "queue").glob("*"))) == 3
+    assert len(owed(camp.folder)) == 3
     assert [p.name for p in root.iterdir()] == ["rift"]

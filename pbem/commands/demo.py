@@ -101,26 +101,21 @@ def play(root: Path, ruleset_name: str, after_step: Callable[[list[str], str], N
     """Build the demo campaign under `root` and play its sample mails step by step, calling
     `after_step(tick lines, step name)` after each tick; returns the campaign folder."""
     from pbem.campaign import Campaign
-    from pbem.creation import NewPlayer, create, welcome_replies
-    from pbem.engine import build_mail, tick
+    from pbem.creation import NewPlayer, create
+    from pbem.engine import tick
     from pbem.errors import UserError
-    from pbem.outqueue import enqueue
-    from pbem.rulesets import registry
     from pbem.schedule import parse_time
 
     if (root / "campaigns").exists():
         raise UserError(f"{root} already holds a demo; remove it first")
     demo = DEMOS[ruleset_name]
     players = [NewPlayer(*spec) for spec in demo.players]
-    camp, secrets = create(root / "campaigns", demo.campaign, ruleset_name, demo.map, players,
+    camp, _ = create(root / "campaigns", demo.campaign, ruleset_name, demo.map, players,
                            "gm@players.localhost", START, schedule=demo.schedule,
                            transport=TRANSPORT | {"forum": {"kind": "folder", "path": f"../../forum/{demo.campaign}"}},
-                           rules=demo.rules, fixed_secrets=demo.secrets)
-    ruleset = registry.get(camp.settings.ruleset)
+                           rules=demo.rules, fixed_secrets=demo.secrets, welcome=True)
     if demo.dice_turns:
         _fix_dice(camp.folder, demo)
-    for reply in welcome_replies(camp, secrets, START):
-        enqueue(camp.folder, build_mail(camp, ruleset, reply, START))
     now = START
     for step in sorted(p for p in (SAMPLES / ruleset_name).iterdir() if p.is_dir()):
         now = _feed(step, root / "inbox", now)

@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit status 2, with one line per problem and nothing written, for arguments that cannot
     make a campaign."""
-    from pbem.creation import CreationError, argument_problems, create, read_players
+    from pbem.creation import CreationError, argument_problems, create, read_players, warnings
     from pbem.errors import UserError
     from pbem.positions import read_position
 
@@ -55,5 +55,8 @@ def run(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(f"pbem new: {problem}", file=sys.stderr)
         return 2
-    print(f"created {camp.folder}; welcome mails with each secret are queued: run `pbem tick --root {args.root}`")
+    for warning in warnings(args.ruleset, args.map, players):
+        print(f"pbem new: warning: {warning}", file=sys.stderr)
+    print(f"created {camp.folder}; the welcome mails, one with each secret, go out at the next "
+          f"`pbem tick --root {args.root}` (fix the address in campaign.toml first if it is not right)")
     return 0

@@ -41,8 +41,6 @@ from pbem.forum.config import ForumSettings
 from pbem.forum.leaks import SECRET_WORDS, Leak, leaks, looks_secret
 from pbem.kit.orders import significant_lines
 from pbem.mail.message import Submission
-from pbem.kit.orders import significant_lines
-from pbem.schedule import iso, parse_time
 from pbem.throttle import Throttle
 
 ALERT_WINDOW = timedelta(hours=24)

@@ -89,7 +89,7 @@ class ForumKind(Protocol):
         share one inbox of private messages (pbem/forum/shared.py)."""
         ...
 
-    def open(self, forum: ForumSettings, settings: Settings, folder: Path) -> Forum:
+    def open(self, forum: ForumSettings, settings: Settings, folder: Path, now: datetime | None = None) -> Forum:
         """The forum, ready to read and post; relative paths start at the campaign folder."""
         ...
 

@@ -79,7 +79,8 @@ def load_credentials(path: str, base: Path) -> Credentials:
 class DiscourseForum:
     kind = "discourse"
 
-    def __init__(self, url: str, topic: int, credentials: Credentials, timeout: float = TIMEOUT) -> None:
+    def __init__(self, url: str, topic: int, credentials: Credentials, timeout: float = TIMEOUT,
+                 now: datetime | None = None) -> None:
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("https", "http") or not parts.hostname:
             raise ForumError(f"Discourse address {url!r}: expected https://...")
@@ -89,6 +90,9 @@ class DiscourseForum:
         self.bot = credentials.username
         self._creds = credentials
         self.timeout = timeout
+        self.now = now
+        """The time pbem gives a post of its own that Discourse has not dated (one held for
+        moderation): the tick's clock (`--now`), as in the mail it sends."""
 
     # -- reading ----------------------------------------------------------------------
     def fetch(self, cursor: Mapping[str, int]) -> list[Post]:
@@ -160,8 +164,8 @@ class DiscourseForum:
                 body["reply_to_post_number"] = reply_to
             found = self._request("POST", "/posts.json", body)
             if found.get("action") == "enqueued" and "id" not in found:
-                return Post(id="", author=self.bot, created=datetime.now(UTC), text=markdown, channel=channel,
-                            pending=True)
+                return Post(id="", author=self.bot, created=self.now or datetime.now(UTC), text=markdown,
+                            channel=channel, pending=True)
         number = _number(found, "id" if channel == "thread" else "post_number", "/posts.json")
         return self._post(found, channel, "", number=number)
 
@@ -246,12 +250,13 @@ class DiscourseKind:
     def place(self, forum: ForumSettings, folder: Path) -> str:
         return forum.url.casefold()
 
-    def open(self, forum: ForumSettings, settings: Settings, folder: Path) -> DiscourseForum:
+    def open(self, forum: ForumSettings, settings: Settings, folder: Path,
+             now: datetime | None = None) -> DiscourseForum:
         credentials = load_credentials(forum.credentials, folder)
         if credentials.username.casefold() != forum.bot.casefold():
             raise ForumError(f"the Discourse API username {credentials.username!r} is not the bot account "
                              f"{forum.bot!r} of [transport.forum]")
-        return DiscourseForum(forum.url, forum.topic, credentials, timeout=forum.timeout)
+        return DiscourseForum(forum.url, forum.topic, credentials, timeout=forum.timeout, now=now)
 
 
 KIND = DiscourseKind()

@@ -61,10 +61,12 @@ IDS = ".pbem-ids.toml"
 class FolderForum:
     kind = "folder"
 
-    def __init__(self, path: Path, bot: str = "pbem", title: str = "") -> None:
+    def __init__(self, path: Path, bot: str = "pbem", title: str = "", now: datetime | None = None) -> None:
         self.path = Path(path)
         self.bot = bot
         self.title = title
+        self.now = now
+        """The time the bot's posts carry: the tick's clock (`--now`), as in the mail it sends."""
         self.skipped: list[str] = []
         """Files this read could not file or read (each named with why); the others are read."""
         try:
@@ -189,7 +191,7 @@ class FolderForum:
             return found
         self._file_dropped()   # a dropped file keeps the id order it was dropped in
         number, target = self._reserve(channel, self.bot)
-        header = {"id": number, "author": self.bot, "created": datetime.now(UTC).replace(microsecond=0),
+        header = {"id": number, "author": self.bot, "created": (self.now or datetime.now(UTC)).replace(microsecond=0),
                   "in_reply_to": 0} | extra | {"key": key}
         try:
             write_atomic(target, join_header(header, markdown))
@@ -220,8 +222,9 @@ class FolderKind:
     def place(self, forum: ForumSettings, folder: Path) -> str:
         return str((folder / forum.path).resolve())
 
-    def open(self, forum: ForumSettings, settings: Settings, folder: Path) -> FolderForum:
-        return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title)
+    def open(self, forum: ForumSettings, settings: Settings, folder: Path,
+             now: datetime | None = None) -> FolderForum:
+        return FolderForum(folder / forum.path, bot=forum.bot, title=settings.title, now=now)
 
 
 KIND = FolderKind()

@@ -134,6 +134,13 @@ def message_id_for(campaign: str, key: str, domain: str) -> str:
     return f"<{digest}@{re.sub(r'[^!-;=?-~]', '', domain) or 'localhost'}>"
 
 
+def thread_root(campaign: str, domain: str) -> str:
+    """The Message-ID every report of a campaign refers to (References), so that mail clients
+    show a campaign's reports as one thread: the id of its first mails, the welcome mails,
+    which carry it too. No mail is sent under it; clients thread on the reference alone."""
+    return message_id_for(campaign, "campaign-thread-root", domain)
+
+
 def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -> EmailMessage:
     """The finished message: text/plain and text/html alternatives, the HTML in
     multipart/related with its inline images, wrapped in multipart/mixed when there are

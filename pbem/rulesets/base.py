@@ -69,6 +69,8 @@ class Resolution:
     game: dict[str, Any]
     reports: list[Report] = field(default_factory=list)
     turn_finished: bool = False    # the turn counter moved on: reveal the dice secret, snapshot history
+    turn_opened: bool = False      # the setup before the turn's first orders is done (Daemon Rift's army
+                                   # lists): the turn starts here, and a rollback to it keeps the setup
     gm_alerts: list[str] = field(default_factory=list)
 
 
@@ -287,7 +289,7 @@ class Ruleset(Generic[S, M]):
         """The engine's record of an outcome: the stored game with the new state written in."""
         game = self.store(ctx.game, outcome.state)
         return Resolution(game, list(outcome.reports), turn_finished=outcome.turn_finished,
-                          gm_alerts=list(outcome.gm_alerts))
+                          turn_opened=outcome.turn_opened, gm_alerts=list(outcome.gm_alerts))
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         """Extra context for STATUS replies and private summaries."""
@@ -298,6 +300,12 @@ class Ruleset(Generic[S, M]):
             return ""
         view = self.view(ctx)
         return self.current(view).help(view, player)
+
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """What a player's welcome mail shows of his start: `first_step`, one paragraph saying
+        what to send in the first stage (and any limit on it), and `places`, his starting places
+        as (place, [neighbouring places]) pairs of display names; either may be left out."""
+        return {}
 
     gm_verbs: Sequence[GMVerb[S, M]] = ()
     """GM verbs of the whole rule system, whatever the phase (a phase adds its own)."""

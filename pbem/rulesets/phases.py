@@ -54,6 +54,7 @@ class Outcome(Generic[S]):
     reports: list[Any] = field(default_factory=list)        # `pbem.rulesets.base.Report`s
     gm_alerts: list[str] = field(default_factory=list)
     turn_finished: bool = False      # the turn counter moved on: reveal the dice secret, snapshot history
+    turn_opened: bool = False        # the setup before the turn's first orders is done: the turn starts here
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from tests.season.harness import Season, body
 def test_a_late_approval_opens_turn_1_with_a_full_orders_window(tmp_path: Path) -> None:
     world = Season(tmp_path, "daemon_rift", 1, DaemonRift(quick=True).setup)
     for pid, faction in (("red", "R"), ("blue", "B"), ("green", "G"), ("yellow", "Y")):
-        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no"])
+        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no",
+                         "U1 infantry 20 Spearmen @6"])
     world.tick(timedelta(hours=1))
     world.tick(timedelta(days=5))                         # the lists deadline passes, the GM has not approved
     world.send_gm(["APPROVE ALL"])
@@ -28,7 +29,8 @@ def test_a_late_approval_opens_turn_1_with_a_full_orders_window(tmp_path: Path) 
 def test_every_player_is_told_that_turn_1_is_open_and_when_its_orders_are_due(tmp_path: Path) -> None:
     world = Season(tmp_path, "daemon_rift", 1, DaemonRift(quick=True).setup)
     for pid, faction in (("red", "R"), ("blue", "B"), ("green", "G"), ("yellow", "Y")):
-        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no"])
+        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no",
+                         "U1 infantry 20 Spearmen @6"])
     world.tick(timedelta(hours=1))
     world.send_gm(["APPROVE ALL"])
     world.tick(timedelta(hours=1))

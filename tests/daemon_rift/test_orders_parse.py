@@ -313,3 +313,15 @@ def test_dr_spd_12_retreat_is_never_multi_space() -> None:
     state = build_state({"R-1": "T5"})
     _, _, problems = parse_retreats(state, M1, "R", [(1, "R-1 R T4 T7")], {"R-1": ["T4"]})
     assert isinstance(problems[0], InvalidOrder)
+
+
+def test_a_place_written_as_reports_and_suggestions_write_it_is_one_territory() -> None:
+    """`did you mean T25 Northmarch?` is followed as written: the id and its name are one place,
+    not a path into T25 twice."""
+    from pbem.rulesets.daemon_rift.parse import territories
+    from pbem.rulesets.daemon_rift.ruleset import campaign_map
+
+    gmap = campaign_map("rift_valley")
+    assert territories(gmap, "T25 Northmarch") == ["T25"]
+    assert territories(gmap, "t24 highkeep - T25 Northmarch") == ["T24", "T25"]
+    assert territories(gmap, "T25 T25") == ["T25", "T25"]          # written twice: still refused later

@@ -116,6 +116,19 @@ def test_list_by_mail_then_gm_approval_stores_the_roster(tmp_path: Path) -> None
     assert lst["approved"] and [e["id"] for e in lst["roster"]["entries"]] == ["U1", "U2", "M1", "C1"]
 
 
+def test_a_list_with_no_entries_is_refused_in_the_ack_and_never_offered_to_the_gm(tmp_path: Path) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + "LIST R-1 Ironjaws\nARTILLERY R-1 no\nFAST R-1 no\n")
+    camp = run(camp)
+    text = reply_to(camp, "l1")
+    assert "line 2" in text and "R-1: the list has no entries" in text and "U1 infantry 20 Orc Boyz @6" in text
+    put(camp, "g1", f"GM {SECRETS['gm']}\nRESOLVE\n", sender="GM <gm@test.localhost>")
+    camp = run(camp)
+    alerts = [body(m) for m in outbox(camp, "gm@test.localhost") if "needs your attention" in str(m["Subject"])]
+    assert not any("APPROVE R-1" in alert for alert in alerts)
+    assert not camp.state["game"]["dr"]["lists"]["R-1"]["approved"]
+
+
 @pytest.mark.clause("DR-LST-8")
 def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:

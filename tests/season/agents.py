@@ -90,7 +90,7 @@ class DaemonRift:
     def _list(self, rng: Random, game: Any, faction: str, token: str = "") -> list[str]:
         token = token or f"{faction}-1"
         return [f"LIST {token} The {faction} Host", f"ARTILLERY {token} {rng.choice(['yes', 'no'])}",
-                f"FAST {token} {rng.choice(['yes', 'no'])}"]
+                f"FAST {token} {rng.choice(['yes', 'no'])}", "U1 infantry 20 Spearmen @6"]
 
     def _moves(self, rng: Random, game: Any, faction: str) -> list[str]:
         lines = []

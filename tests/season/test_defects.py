@@ -116,9 +116,10 @@ def test_the_replayed_turn_is_reported_after_a_rollback(season_root: Path) -> No
 def test_the_gm_hears_of_a_list_sent_after_the_lists_deadline(season_root: Path) -> None:
     world = season(season_root, "daemon_rift")
     for pid, faction in (("red", "R"), ("blue", "B"), ("green", "G")):
-        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no"])
+        world.send(pid, [f"LIST {faction}-1 The {faction} host", f"ARTILLERY {faction}-1 no", f"FAST {faction}-1 no",
+                         "U1 infantry 20 Spearmen @6"])
     world.tick(timedelta(days=4), check=False)             # the window closes without Yellow's list
-    world.send("yellow", ["LIST Y-1 The late host", "ARTILLERY Y-1 no", "FAST Y-1 no"])
+    world.send("yellow", ["LIST Y-1 The late host", "ARTILLERY Y-1 no", "FAST Y-1 no", "U1 infantry 20 Spearmen @6"])
     world.tick(HOUR, check=False)
     alerts = [s for s in world.outbox if s.to == world.gm_email and "attention" in s.subject]
     assert any("Y-1" in s.message.get_body(("plain",)).get_content() for s in alerts), "no alert names Y-1"

@@ -86,6 +86,15 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         state = self.load_state(ctx.game)
         return [f"your ruling on {ident}: RESULT {ident} ... or ABSTRACT {ident}" for ident in state.round.disputed]
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """The campaign opens with the capital picks: no player holds a tile before them."""
+        if self.view(ctx).state.round.window != W_CAPITALS:
+            return {}
+        return {"first_step": "The campaign opens with the capital picks: send a `CAPITAL` line naming the "
+                              "cities you would take as your capital, best first (and a `NEWCITY` line with "
+                              "tiles for a new city, used only if none of them is left). The picks are made "
+                              "in an order the dice draw, and the report that follows names every capital."}
+
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         """STATUS replies: the shared ack lists `control`; there are no tokens in this system."""
         view = self.view(ctx)

@@ -107,7 +107,9 @@ def _own_ids(ctx: _Context) -> str:
 def territories(gmap: GameMap, text: str) -> list[str]:
     """Territory ids in `text`, split at spaces, commas, `-` and `->`.
 
-    Names may have several words: the longest run of words that names a territory wins.
+    Names may have several words: the longest run of words that names a territory wins. An id
+    followed by the territory's own name (`T25 Northmarch`, as reports and suggestions write a
+    place) is that one territory.
     """
     atoms = [a for a in _SEPARATORS.split(text) if a]
     out: list[str] = []
@@ -116,9 +118,10 @@ def territories(gmap: GameMap, text: str) -> list[str]:
         found = gmap.longest(atoms, i)
         if found is None:
             _unknown_place(gmap, atoms, last, i)
-        last = i
-        ident, i = found
-        out.append(ident)
+        ident, after = found
+        if not (out and out[-1] == ident and atoms[last].casefold() == ident.casefold() != atoms[i].casefold()):
+            out.append(ident)
+        last, i = i, after
     return out
 
 

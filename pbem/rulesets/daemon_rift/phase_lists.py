@@ -38,6 +38,7 @@ def resolve(view: DRView, submissions: Submissions, dice: Dice) -> Turn:
     store_lists(view, submissions, out)
     if setup.open_turn_one(view.state.dr):
         out.reports.append(reporting.turn_one_report(view))
+        out.turn_opened = True         # a rollback to turn 1 starts here, with the lists approved
     return out
 
 

@@ -294,6 +294,9 @@ def _whole_list_problems(rules: RuleBook, reg: Registration, lines: list[tuple[i
     out: list[OrderProblem] = []
     if not reg.name:
         out.append(InvalidOrder(f"{reg.token}: the list needs a name (`LIST {reg.token} <name>`)", first))
+    if not reg.roster.entries:         # nothing for the GM to approve, nothing to field in a battle
+        out.append(InvalidOrder(f"{reg.token}: the list has no entries: after the LIST line, one line per unit, "
+                                "character or machine, e.g. `U1 infantry 20 Orc Boyz @6`", first))
     for problem in reg.roster.problems(sorted(set(KINDS.values()))):
         ident = problem.split(":", 1)[0]
         out.append(IllegalOrder(f"{reg.token}: {problem}", at.get(ident, first)))

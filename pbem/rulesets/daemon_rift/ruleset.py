@@ -102,6 +102,11 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
     def canonical_lines(self, view: DRView, player: Player, payload: Mapping[str, Any]) -> list[str]:
         return reporting.canonical_lines(payload)
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        from pbem.rulesets.daemon_rift.welcome import welcome
+
+        return welcome(self.view(ctx), player)
+
     def gm_pending(self, ctx: Context) -> list[str]:
         view = self.view(ctx)
         lists = [f"approve the list of {token}: APPROVE {token}" for token in sorted(view.state.pending_lists)]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.campaign import Player, Settings
+from pbem.kit.orders import OrderProblem
 from pbem.rulebook import RuleBook, load_rules
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.diplomacy import reporting, start
@@ -53,6 +54,10 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Each player's faction becomes the power played (see `powers` for the rule)."""
         board = board_named(map_name)
+        misspelt = [f"player {p['id']!r}: no power is called {p['faction_name']!r}; did you mean {close}?"
+                    for p in players if (close := _misspelt(board, p.get("faction_name", "")))]
+        if misspelt:            # refused: dealing "Frnace" another power would go unnoticed
+            raise ValueError("; ".join(misspelt))
         powers = assign_powers(board, [(p["id"], [p.get("faction", ""), p.get("faction_name", ""), p["id"]])
                                        for p in players])
         by_player = {pid: power for power, pid in powers.items() if pid}
@@ -100,6 +105,11 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
     def canonical_lines(self, view: DipView, player: Player, payload: Mapping[str, Any]) -> list[str]:
         return [str(line) for line in payload.get("orders", [])]
 
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        from pbem.rulesets.diplomacy.welcome import welcome
+
+        return welcome(self.view(ctx), player)
+
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         return reporting.status(self.view(ctx), player)
 
@@ -112,3 +122,15 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
 
 
 RULESET = Diplomacy()
+
+
+def _misspelt(board: Board, name: str) -> str:
+    """The power a faction name written at `pbem new` was likely meant to be, when it names none
+    but comes close ("" for a name that matches, or is far from every power, like a colour)."""
+    if not name.strip():
+        return ""
+    try:
+        board.power_names.lookup(name)
+    except OrderProblem:
+        return board.power_names.suggest(name)
+    return ""
