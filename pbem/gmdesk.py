@@ -19,7 +19,6 @@ from pbem.mail.message import Submission
 from pbem.masking import masked
 from pbem.orders import OrderProblem
 from pbem.replies import Outcome, answer, masked_subject, reply_mask
-from pbem.rulesets.base import Ruleset
 from pbem.schedule import iso
 
 
@@ -79,9 +78,7 @@ def _run(desk: Desk, words: list[str]) -> str:
 
 def _rule_system_verb(desk: Desk, name: str, words: list[str]) -> str:
     ctx = desk.context()
-    # a rule system that still dispatches its GM commands itself (not through `verbs`) is asked as it is
-    own_dispatch = type(desk.ruleset).gm_command is not Ruleset.gm_command
-    if name not in desk.ruleset.verbs(ctx) and not own_dispatch:
+    if name not in desk.ruleset.verbs(ctx):
         known = ", ".join(v.name for v in open_verbs(desk))
         shown = name or "(none)"
         raise ValueError(f"unknown GM command {shown}; open now: {known} (HELP shows how to write each)")
