@@ -5,4 +5,4 @@ from pbem.pictures.raster import PictureError, png
 from pbem.pictures.scene import Clash, Marker, Move, Piece, Scene, Side
 from pbem.pictures.svg import draw
 
-__all__ = ["Clash", "Marker", "Move", "Piece", "PictureError", "Scene", "Side", "draw", "png"]
+__all__ = ["Clash", "Marker", "Move", "PictureError", "Piece", "Scene", "Side", "draw", "png"]

@@ -13,7 +13,7 @@ Polygon = list[Point]
 
 def cells(points: Mapping[str, Point], margin: float) -> dict[str, Polygon]:
     """One convex cell per point; together they tile the hull of the points grown by `margin`."""
-    from scipy.spatial import Voronoi   # imported here: only maps without polygons or hexes need it
+    from scipy.spatial import Voronoi  # type: ignore[import-untyped]  # only maps given as points need it
 
     names = list(points)
     if len(names) == 1:

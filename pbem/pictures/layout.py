@@ -69,7 +69,7 @@ def typical_gap(points: Sequence[Point]) -> float:
     """The median distance from a point to its nearest other point (1.0 for a single point)."""
     if len(points) < 2:
         return 1.0
-    from scipy.spatial import cKDTree
+    from scipy.spatial import cKDTree  # type: ignore[import-untyped]
 
     distances, _ = cKDTree(points).query(points, k=2)
     gaps = sorted(float(d[1]) for d in distances)
@@ -80,7 +80,7 @@ def schematic(places: PlaceMap) -> dict[str, Point]:
     """Centre points laid out from the borders alone. Kamada-Kawai (networkx) keeps graph
     distances as drawn distances, which reads like a map; past 400 places its quadratic cost
     tells, and a seeded spring layout takes over. Both are deterministic."""
-    import networkx as nx
+    import networkx as nx  # type: ignore[import-untyped]
 
     graph = nx.Graph()
     graph.add_nodes_from(places.places())

@@ -8,6 +8,7 @@ Every element a reader (or a test) looks for carries data attributes: `data-plac
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -183,7 +184,7 @@ def _walls(places: PlaceMap, where: Layout, touching: set[frozenset[str]]) -> It
 
 
 def _length(line: list[Point]) -> float:
-    return sum(math.dist(p, q) for p, q in zip(line, line[1:], strict=False))
+    return sum(math.dist(p, q) for p, q in itertools.pairwise(line))
 
 
 def font_size(where: Layout) -> float:
