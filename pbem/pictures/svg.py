@@ -71,9 +71,9 @@ def draw(places: PlaceMap, scene: Scene, width: int = WIDTH) -> str:
 
 
 def _head(width: int, height: int, style: Style) -> str:
-    defs = "".join(_pattern(side, kind) for side, kind in style.patterns.items() if kind)
+    defs = "".join(f"{_pattern(side, kind)}\n" for side, kind in style.patterns.items() if kind)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="{FONT}">\n<defs>{defs}{_markers()}</defs>\n'
+            f'viewBox="0 0 {width} {height}" font-family="{FONT}">\n<defs>\n{defs}{_markers()}\n</defs>\n'
             f'<rect width="{width}" height="{height}" fill="#ffffff"/>')
 
 
@@ -98,10 +98,10 @@ def _markers() -> str:
         "dot": '<circle cx="5" cy="5" r="4" fill="context-stroke"/>',
         "diamond": '<path d="M0,5 L5,0 L10,5 L5,10 z" fill="context-stroke"/>',
     }
-    return "".join(
+    return "\n".join(
         f'<marker id="tip-{name}-{colour[1:]}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
         f'markerHeight="5" orient="auto-start-reverse">{tip.replace("context-stroke", colour)}</marker>'
-        for name, tip in tips.items() for colour in {a[0] for a in ARROWS.values()})
+        for name, tip in tips.items() for colour in sorted({a[0] for a in ARROWS.values()}))
 
 
 def _group(name: str, items: Iterable[str]) -> str:

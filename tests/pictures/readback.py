@@ -31,7 +31,7 @@ def read_svg(text: str) -> Drawn:
     for g in root.iter(f"{SVG}g"):
         cls = g.get("class", "")
         if cls == "place":
-            fill = [p.get("fill", "") for p in g.findall(f"{SVG}path")][0]
+            fill = next(p.get("fill", "") for p in g.findall(f"{SVG}path"))
             areas[g.get("data-place", "")] = (g.get("data-owner", ""), fill)
         elif cls.startswith("piece"):
             text_el = g.find(f"{SVG}text")
@@ -80,7 +80,8 @@ def read_png(data: bytes) -> Image:
     rows: list[bytes] = []
     previous = bytearray(width * step)
     for y in range(height):
-        kind, line = raw[y * (width * step + 1)], bytearray(raw[y * (width * step + 1) + 1:(y + 1) * (width * step + 1)])
+        start = y * (width * step + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + width * step])
         _unfilter(kind, line, previous, step)
         rows.append(bytes(line) if step == 4 else _rgba(line))
         previous = line

@@ -25,5 +25,6 @@ def test_picture_matches_its_golden_svg(system: str) -> None:
         path.write_text(svg, encoding="utf-8")
     golden = path.read_text(encoding="utf-8")
     if svg != golden:
-        diff = "".join(list(difflib.unified_diff(golden.splitlines(True), svg.splitlines(True), str(path), "drawn"))[:40])
-        pytest.fail(f"the {system} picture differs from {path}:\n{diff}")
+        diff = difflib.unified_diff(golden.splitlines(True), svg.splitlines(True), str(path), "drawn")
+        shown = "".join(list(diff)[:40])
+        pytest.fail(f"the {system} picture differs from {path}:\n{shown}")

@@ -104,7 +104,8 @@ def test_rivers_roads_and_walls_are_distinct_strokes() -> None:
     for path in root.iter(f"{SVG}path"):
         cls = path.get("class", "")
         if cls.startswith("border "):
-            kinds.setdefault(cls.split()[1], set()).add((path.get("stroke"), path.get("stroke-width"), path.get("stroke-dasharray")))
+            look = (path.get("stroke"), path.get("stroke-width"), path.get("stroke-dasharray"))
+            kinds.setdefault(cls.split()[1], set()).add(look)
     assert {"river", "road", "bridge"} <= set(kinds)
     assert len({next(iter(v)) for v in kinds.values()}) == len(kinds)     # each its own colour, width and dashes
     # the Emberflow runs between T10 and T2 with no bridge: a river border there, no road

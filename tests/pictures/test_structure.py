@@ -91,7 +91,7 @@ def test_diplomacy_orders_become_arrows() -> None:
 
 
 def test_conquest_sieges_capitals_and_field_battles() -> None:
-    _, scene, svg = drawn("conquest")
+    _, _scene, svg = drawn("conquest")
     got = read_svg(svg)
     assert ("T10", "clash siege") in got.clashes
     features = {t.get("data-place"): t.text for t in got.root.iter("{http://www.w3.org/2000/svg}text")
