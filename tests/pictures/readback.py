@@ -63,6 +63,13 @@ class Image:
         return (row[4 * x], row[4 * x + 1], row[4 * x + 2])
 
 
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header, without decoding it."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
 def read_png(data: bytes) -> Image:
     """Decode an 8-bit RGBA or RGB, non-interlaced PNG (what resvg writes)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"

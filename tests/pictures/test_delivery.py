@@ -17,7 +17,7 @@ from pbem.pictures.picture import Picture
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer
 from tests.pictures import scenes
-from tests.pictures.readback import read_png
+from tests.pictures.readback import png_size
 
 NOW = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 
@@ -49,7 +49,7 @@ def test_report_carries_the_png_inline_by_cid_and_the_svg_attached() -> None:
     assert image["Content-ID"] == cid and image.get_content_disposition() == "inline"
     assert f'src="cid:{cid[1:-1]}"' in html.get_content()
     assert "All quiet." in html.get_content() and "All quiet." in text.get_content()
-    assert read_png(image.get_content()).width == 800
+    assert png_size(image.get_content())[0] == 800
     assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "coc-test-turn-002.svg"
     assert svg.get_content().startswith(b"<svg")
     assert "MIME-Version" not in image and sent["MIME-Version"] == "1.0"

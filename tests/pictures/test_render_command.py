@@ -10,7 +10,7 @@ import pytest
 from pbem import cli
 from pbem.rulesets import registry
 from pbem.store import read_toml
-from tests.pictures.readback import read_png, read_svg
+from tests.pictures.readback import png_size, read_svg
 
 WIRED = {"daemon_rift": "RIFT", "diplomacy": "DIPLOMACY", "conquest": "CONQUEST"}
 CAMPAIGNS = {"daemon_rift": "rift-demo", "diplomacy": "dip-demo", "conquest": "coc-demo"}
@@ -45,7 +45,7 @@ def test_render_draws_every_turn_of_the_demo(system: str, demos: dict[str, Path]
     assert capsys.readouterr().out.count("\n") == len(written)
     for turn in turns:
         svg = (tmp_path / f"{folder.name}-turn-{turn}-start.svg").read_text()
-        assert read_png((tmp_path / f"{folder.name}-turn-{turn}-start.png").read_bytes()).width == 800
+        assert png_size((tmp_path / f"{folder.name}-turn-{turn}-start.png").read_bytes())[0] == 800
         owners = {p: o for p, (o, _) in read_svg(svg).areas.items() if o}
         assert owners == stored_owners(system, read_toml(folder / "history" / turn / "start.toml")["game"])
 
