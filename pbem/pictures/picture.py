@@ -12,7 +12,7 @@ from pbem.campaign import Settings
 from pbem.pictures.places import place_map
 from pbem.pictures.raster import png
 from pbem.pictures.svg import draw
-from pbem.rulesets.base import AnyRuleset, Context
+from pbem.rulesets.base import AnyRuleset, Context, Ruleset
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class Picture:
 def picture_of(ruleset: AnyRuleset, settings: Settings, game: Mapping[str, Any], name: str,
                raster: bool = True, now: datetime | None = None) -> Picture | None:
     """The picture of `game` (a stored game), or None when the rule system draws none."""
+    if type(ruleset).scene is Ruleset.scene:      # no hook: do not even load the game
+        return None
     view = ruleset.view(Context(settings, game, now or datetime.now(UTC)))
     scene = ruleset.scene(view)
     if scene is None:

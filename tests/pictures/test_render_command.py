@@ -4,6 +4,7 @@ errors for what cannot be drawn."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,3 +93,16 @@ def test_a_rule_system_without_pictures_says_so(demos: dict[str, Path], tmp_path
     assert cli.main(["render", str(demos["conquest"]), "1", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pbem: ") and "draw no map pictures" in err and err.count("\n") == 1
+
+
+def test_a_rule_system_without_the_hook_is_not_even_loaded(demos: dict[str, Path]) -> None:
+    from pbem.campaign import Campaign
+    from pbem.pictures.picture import picture_of
+    from pbem.rulesets.base import Context, Ruleset
+
+    class Hookless(Ruleset):  # type: ignore[type-arg]
+        def view(self, ctx: Context) -> Any:
+            raise AssertionError("a rule system without pictures has its game loaded")
+
+    camp = Campaign(demos["conquest"])
+    assert picture_of(Hookless(), camp.settings, camp.state["game"], "x") is None
