@@ -213,7 +213,7 @@ def _clash(clash: Clash, where: Layout) -> str:
     glyph, colour, _ = CLASHES.get(clash.kind, CLASHES["battle"])
     x, y = where.centre(clash.place)
     r = round(max(7.0, where.size * 0.42), 1)
-    cx, cy = round(x + where.size * 0.55, 1), round(y - where.size * 0.5, 1)
+    cx, cy = round(x + max(where.size * 0.75, r + 12), 1), round(y - where.size * 0.5, 1)   # clear of the id
     label = (f'<text x="{cx}" y="{round(cy + r + 9, 1)}" font-size="8" text-anchor="middle" '
              f'fill="{colour}">{escape(clash.label)}</text>') if clash.label else ""
     return (f'<g class="clash {escape(clash.kind)}" data-place={quoteattr(clash.place)}>'
