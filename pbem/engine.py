@@ -614,8 +614,9 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     new_stage = turns.open_stage(camp, ruleset, now)
     extra["next_stage"] = new_stage
     extra["next_deadline"] = StageRecord.read(camp.state).due
+    picture = stage_picture(camp, ruleset, stage, now, log)
     for report in res.reports:
-        queue_report(camp, ruleset, stage, report, extra, now, gen)
+        queue_report(camp, ruleset, stage, report, extra, now, gen, picture)
     alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
@@ -644,8 +645,21 @@ def stage_key(stage: Stage, gen: int) -> str:
     return f"turn-{stage.turn}/g{gen}/{stage.kind}"
 
 
+def stage_picture(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: TickLog):  # type: ignore[no-untyped-def]
+    """The map picture of the game just resolved, or None: a rule system without pictures, or a
+    picture that failed (logged; the reports go out without it)."""
+    from pbem.pictures.picture import picture_of
+
+    try:
+        return picture_of(ruleset, camp.settings, camp.state["game"], f"{camp.name}-turn-{stage.turn:03d}-{stage.kind}",
+                          now=now)
+    except Exception as exc:  # noqa: BLE001  # a map picture never holds back a turn's reports
+        log(f"{camp.name}: no map picture for {stage.title}: {one_line(exc)}")
+        return None
+
+
 def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra: dict, now: datetime,  # type: ignore[no-untyped-def]
-                 gen: int) -> None:
+                 gen: int, picture=None) -> None:
     settings = camp.settings
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
@@ -657,11 +671,16 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
     if report.public and settings.gm.email not in to:
         to.append(settings.gm.email)
     for address in to:
-        enqueue(camp.folder, Letterhead.of(settings).write(f"{key}/{address}", (address,),
-                                                           f"[{camp.name}] {report.subject}", text, now,
-                                                           references=(thread_root(camp.name, settings.domain),)))
+        msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
+                                            now, references=(thread_root(camp.name, settings.domain),))
+        if picture is not None:      # the PNG shown by the HTML part only: a plain-text reader gets the SVG file
+            from pbem.pictures.mail import attach_pictures
+
+            attach_pictures(msg, [picture], settings.domain)
+        enqueue(camp.folder, msg)
     if report.public and settings.forum:
-        enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text)
+        enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,
+                     picture=(f"{picture.name}.png", picture.png) if picture is not None else None)
 
 
 # -- reminders and delivery ------------------------------------------------------

@@ -26,6 +26,7 @@ that trickles its answer cannot hold the tick longer. A post the site holds for 
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import os
@@ -183,13 +184,24 @@ class DiscourseForum:
                     return cast("Mapping[str, Any]", post)
         return None
 
+    def picture(self, name: str, data: bytes, alt: str) -> str:
+        """Upload a picture through Discourse's uploads API; the Markdown that shows it in a post."""
+        boundary = "pbem-" + hashlib.sha256(data).hexdigest()[:32]
+        form = _form(boundary, {"type": "composer", "synchronous": "true"}, name, data)
+        found = self._request("POST", "/uploads.json", form=(form, f"multipart/form-data; boundary={boundary}"))
+        ref = found.get("short_url") or found.get("url")
+        if not isinstance(ref, str) or not ref:
+            raise ForumError("Discourse POST /uploads.json: the answer names no upload (short_url)")
+        return f"![{alt}]({ref})"
+
     # -- HTTP ------------------------------------------------------------------------
     def _get(self, path: str) -> dict[str, Any]:
         return self._request("GET", path)
 
-    def _request(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def _request(self, method: str, path: str, body: Mapping[str, Any] | None = None,
+                 form: tuple[bytes, str] | None = None) -> dict[str, Any]:
         where = f"Discourse {method} {path.split('?')[0]}"
-        status, reason, headers, raw = self._exchange(method, path, body, where)
+        status, reason, headers, raw = self._exchange(method, path, body, where, form)
         if status >= 400:
             raise ForumError(f"{where}: {_explain(status, reason, headers, raw)}")
         if status >= 300:
@@ -202,14 +214,17 @@ class DiscourseForum:
         return _table(payload, f"{where}: the answer")
 
     def _exchange(self, method: str, path: str, body: Mapping[str, Any] | None,
-                  where: str) -> tuple[int, str, Mapping[str, str], bytes]:
-        """(status, reason, headers, body) of one request, all of it within the deadline."""
+                  where: str, form: tuple[bytes, str] | None = None) -> tuple[int, str, Mapping[str, str], bytes]:
+        """(status, reason, headers, body) of one request, all of it within the deadline; `form` is
+        an already encoded body and its content type (an upload)."""
         headers = {"Api-Key": self._creds.api_key, "Api-Username": self._creds.username,
                    "Accept": "application/json"}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json; charset=utf-8"
+        elif form is not None:
+            data, headers["Content-Type"] = form
         site = self._site
         kind = http.client.HTTPSConnection if site.scheme == "https" else http.client.HTTPConnection
         conn = kind(site.hostname or "", site.port, timeout=self.timeout)
@@ -284,6 +299,17 @@ class _Watchdog:
 
     def cancel(self) -> None:
         self._timer.cancel()
+
+
+def _form(boundary: str, fields: Mapping[str, str], filename: str, data: bytes) -> bytes:
+    """A multipart/form-data body: the text fields, then the file."""
+    out = b""
+    for name, value in fields.items():
+        out += (f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n').encode()
+    kind = "image/svg+xml" if filename.endswith(".svg") else "image/png"
+    out += (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
+            f"Content-Type: {kind}\r\n\r\n").encode()
+    return out + data + f"\r\n--{boundary}--\r\n".encode()
 
 
 def _table(value: Any, what: str) -> dict[str, Any]:

@@ -199,6 +199,15 @@ class FolderForum:
             raise ForumError(f"cannot write {target}: {exc}") from exc
         return self._read(target, channel, number)
 
+    def picture(self, name: str, data: bytes, alt: str) -> str:
+        """Write a picture beside the thread's posts; the Markdown that shows it in a post."""
+        safe = re.sub(r"[^A-Za-z0-9._-]", "-", name).lstrip(".") or "picture.png"
+        try:
+            write_atomic(self.path / safe, data)
+        except OSError as exc:
+            raise ForumError(f"cannot write {self.path / safe}: {exc}") from exc
+        return f"![{alt}]({safe})"
+
     def _find(self, channel: str, key: str, since: int) -> Post | None:
         """The bot's post with this key after `since`, newest first (a retry looks for what it just wrote)."""
         mine = f"-{_slug(self.bot)}.md"

@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem.forum.base import Forum, ForumError
-from pbem.store import read_toml, write_toml
+from pbem.store import read_toml, write_atomic, write_toml
 
 LAST = "last-post.toml"
 MAX_POST_CHARS = 30_000
@@ -34,10 +34,16 @@ def _file_name(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32] + ".toml"
 
 
-def enqueue_post(folder: Path, key: str, title: str, markdown: str) -> Path:
+def enqueue_post(folder: Path, key: str, title: str, markdown: str,
+                 picture: tuple[str, bytes] | None = None) -> Path:
+    """Queue a post; `picture` (file name, PNG) is kept beside it and shown at the top of the post."""
     target = folder / "posts" / "queue" / _file_name(key)
     if not target.exists() and not (folder / "posts" / "sent" / target.name).exists():
-        write_toml(target, {"key": key, "title": title, "markdown": markdown, "queued": time.time_ns()})
+        item: dict[str, Any] = {"key": key, "title": title, "markdown": markdown, "queued": time.time_ns()}
+        if picture is not None:
+            write_atomic(target.with_suffix(".png"), picture[1])
+            item["picture"] = picture[0]
+        write_toml(target, item)
     return target
 
 
@@ -68,8 +74,8 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
     record = sent / LAST
     last = int(read_toml(record).get("post", 0)) if record.exists() else 0
     for path, item in pending_posts(folder):
-        parts = split_post(item["markdown"])
         try:
+            parts = split_post(_with_picture(path, item, forum))
             posts = [forum.publish(item["key"] if len(parts) == 1 else f"{item['key']}/part-{i}-of-{len(parts)}",
                                    item["title"], text, since=last)
                      for i, text in enumerate(parts, start=1)]
@@ -81,10 +87,22 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
             write_toml(path, item | {"moderation": "pending"})
             held.append(item["key"])
         os.replace(path, sent / path.name)
+        if path.with_suffix(".png").exists():
+            os.replace(path.with_suffix(".png"), sent / path.with_suffix(".png").name)
         last = max([last, *(post.number for post in posts if not post.pending)])
         write_toml(record, {"post": last}, header="# The thread's last post pbem published: later ones are searched for a key.")
         done.append(item["key"])
     return Published(done, problems, held)
+
+
+def _with_picture(path: Path, item: Mapping[str, Any], forum: Forum) -> str:
+    """The post's Markdown with its picture on top, where the forum can show pictures."""
+    show = getattr(forum, "picture", None)
+    stored = path.with_suffix(".png")
+    if not item.get("picture") or show is None or not stored.exists():
+        return str(item["markdown"])
+    ref = show(str(item["picture"]), stored.read_bytes(), f"Map: {item['title']}")
+    return f"{ref}\n\n{item['markdown']}"
 
 
 def split_post(markdown: str, limit: int = MAX_POST_CHARS) -> list[str]:

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from pbem.campaign import Player, Settings
 from pbem.kit.dice import Dice
@@ -23,6 +23,9 @@ from pbem.kit.maps import ready_made
 from pbem.kit.players import PlayerField
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
+
+if TYPE_CHECKING:
+    from pbem.pictures.scene import Scene
 
 
 @dataclass(frozen=True)
@@ -327,6 +330,11 @@ class Ruleset(Generic[S, M]):
         view = self.view(ctx)
         reply = verb.run(view, list(words[1:]))
         return self.store(ctx.game, view.state), reply
+
+    def scene(self, view: View[S, M]) -> Scene | None:
+        """What the map picture of this stage shows (owners, pieces, moves, clashes); None draws
+        no picture. Rule systems build it from their typed state (`<system>/picture.py`)."""
+        return None
 
     def standings(self, ctx: Context) -> list[str]:
         """The standings as the rule system can tell them, leader first, one line each (the final

@@ -23,6 +23,8 @@ in a <p>, enough for a client that must not rely on it.
 from __future__ import annotations
 
 import contextlib
+import email
+import email.policy
 import json
 import threading
 import time
@@ -74,6 +76,7 @@ class DiscourseState:
         self.trickle = 0.0          # seconds between the bytes of every answer
         self.moderate = False       # new posts wait for approve(), answered {"action": "enqueued"}
         self.held: list[tuple[Topic, str, str, int | None]] = []
+        self.uploads: list[tuple[str, bytes]] = []     # (file name, content) of POST /uploads.json
         self.lock = threading.Lock()
 
     def new_topic(self, title: str, archetype: str = "regular", allowed: set[str] | None = None) -> Topic:
@@ -245,6 +248,9 @@ class DiscourseHandler(BaseHTTPRequestHandler):
             if state.read_only:
                 self._error(503, "The site is in read only mode. Interactions are disabled.", "read_only")
                 return
+            if self.path == "/uploads.json":
+                self._upload(self.rfile.read(length))
+                return
             if self.path != "/posts.json":
                 self._error(404, "The requested URL or resource could not be found.", "not_found")
                 return
@@ -272,6 +278,24 @@ class DiscourseHandler(BaseHTTPRequestHandler):
                                  "pending_post": {"id": len(state.held), "raw": raw}})
                 return
             self._send(200, state.add_post(topic, user, raw, body.get("reply_to_post_number")))
+
+
+    def _upload(self, body: bytes) -> None:
+        """POST /uploads.json (multipart/form-data with type, synchronous and file), answered as
+        Discourse does, with the upload's url and its short_url for Markdown."""
+        form = email.message_from_bytes(b"Content-Type: " + self.headers.get("Content-Type", "").encode()
+                                        + b"\r\n\r\n" + body, policy=email.policy.default)
+        files = [p for p in form.iter_parts() if p.get_param("name", header="content-disposition") == "file"]
+        if not form.is_multipart() or not files:
+            self._error(422, "You supplied invalid parameters to the request: file", "invalid_parameters")
+            return
+        state = self.server.state
+        data, name = files[0].get_content(), str(files[0].get_filename() or "upload")
+        state.uploads.append((name, data))
+        key = f"u{len(state.uploads)}{name[name.rfind('.'):] if '.' in name else ''}"
+        self._send(200, {"id": len(state.uploads), "url": f"/uploads/default/original/1X/{key}",
+                         "original_filename": name, "filesize": len(data), "extension": name.rsplit(".", 1)[-1],
+                         "short_url": f"upload://{key}", "short_path": f"/uploads/short-url/{key}"})
 
 
 class DiscourseServer(ThreadingHTTPServer):

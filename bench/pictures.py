@@ -1,0 +1,124 @@
+"""Benchmark: what a map picture costs, and how large its PNG is.
+
+    python bench/pictures.py            # 5 runs of each
+    python bench/pictures.py --runs 3
+
+For each shipped map (with every place owned by one of eight sides and a piece in every
+fourth place) and for generated maps of 2,000 places (hexes; centre points, whose areas are
+Voronoi cells; and, with --schematic, no geometry at all, laid out from the borders) it prints
+the median time to draw the SVG and to rasterise it to PNG, and the SVG and PNG sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.hexmap import load_hexmap
+from pbem.kit.maps import Edge, Geometry, PlaceMap
+from pbem.mapdata import load_map
+from pbem.pictures import Piece, Scene, Side, draw, png
+from pbem.pictures.places import place_map
+from pbem.rulesets.diplomacy.board import standard_board
+
+MAPS = Path(__file__).resolve().parents[1] / "rules" / "maps"
+
+
+class Generated:
+    """A map of n places on a square-ish hex grid; drawn from hexes, points or nothing."""
+
+    def __init__(self, n: int, drawn_as: str) -> None:
+        self.name = f"generated {n} ({drawn_as})"
+        side = int(n ** 0.5) + 1
+        self.cells = {f"P{i}": (i % side - (i // side) // 2, i // side) for i in range(n)}
+        at = {qr: p for p, qr in self.cells.items()}
+        steps = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+        self.near = {p: frozenset(at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in at)
+                     for p, (q, r) in self.cells.items()}
+        jitter = random.Random(15)
+        points = {p: (3 ** 0.5 * (q + r / 2) + jitter.uniform(-0.3, 0.3), 1.5 * r + jitter.uniform(-0.3, 0.3))
+                  for p, (q, r) in self.cells.items()}
+        self._geometry = {"hexes": Geometry(hexes=self.cells), "points": Geometry(points=points)}.get(
+            drawn_as, Geometry())
+
+    def places(self) -> Sequence[str]:
+        return list(self.cells)
+
+    def lookup(self, text: str) -> str:
+        return text
+
+    def name_of(self, place: str) -> str:
+        return place
+
+    def label(self, place: str) -> str:
+        return place
+
+    def neighbours(self, place: str) -> frozenset[str]:
+        return self.near[place]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.near[a]
+
+    def terrain(self, place: str) -> str:
+        return ("clear", "woods", "hills", "swamp")[int(place[1:]) % 4]
+
+    def features(self, place: str) -> frozenset[str]:
+        return frozenset({"stronghold"}) if int(place[1:]) % 50 == 0 else frozenset()
+
+    def edges(self) -> Iterable[Edge]:
+        return [Edge(a, b, frozenset({"road"}) if (int(a[1:]) + int(b[1:])) % 9 == 0 else frozenset())
+                for a in self.cells for b in self.near[a] if a < b]
+
+    def geometry(self) -> Geometry:
+        return self._geometry
+
+
+def scene_for(places: PlaceMap) -> Scene:
+    ids = list(places.places())
+    sides = tuple(Side(f"S{i}", f"Side {i}") for i in range(8))
+    owners = {p: f"S{i % 8}" for i, p in enumerate(ids)}
+    pieces = tuple(Piece(f"S{i % 8}-{i}", p, f"S{i % 8}") for i, p in enumerate(ids) if i % 4 == 0)
+    return Scene(f"{places.name}", "benchmark", sides, owners, pieces)
+
+
+def median(step: Callable[[], object], runs: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = step()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def maps(schematic: bool) -> list[PlaceMap]:
+    out: list[PlaceMap] = [place_map(load_map(MAPS / "rift_valley.toml"), "rift_valley"),
+                           place_map(standard_board("standard"), "standard")]
+    out += [place_map(load_hexmap(MAPS / f"{name}.toml")) for name in ("three_crowns", "four_marches", "six_thrones")]
+    out += [Generated(2000, "hexes"), Generated(2000, "points")]
+    return out + ([Generated(2000, "none")] if schematic else [])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--schematic", action="store_true", help="also a 2,000-place map laid out from its borders")
+    args = parser.parse_args()
+    draw(maps(False)[0], Scene("warm-up"))        # imports (scipy) once, outside the timings
+    print(f"{'map':<28} {'places':>6} {'draw ms':>8} {'png ms':>8} {'SVG KB':>7} {'PNG KB':>7}")
+    for places in maps(args.schematic):
+        scene = scene_for(places)
+        draw_time, svg = median(lambda p=places, s=scene: draw(p, s), args.runs)
+        png_time, data = median(lambda s=svg: png(str(s)), args.runs)
+        print(f"{places.name:<28} {len(places.places()):>6} {draw_time * 1000:>8.0f} {png_time * 1000:>8.0f} "
+              f"{len(str(svg)) / 1024:>7.0f} {len(bytes(data)) / 1024:>7.0f}")  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()

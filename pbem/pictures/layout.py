@@ -1,0 +1,199 @@
+"""Where each place is drawn: an area (polygon) and a centre, fitted into the picture's map box.
+
+A map's own geometry wins: hex coordinates, polygons, or centre points (whose areas are their
+Voronoi cells). A map with none is laid out from its borders (`schematic`), so a game master's
+own map still gets a picture.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pbem.kit.maps import Geometry, PlaceMap, Point
+from pbem.pictures.cells import Polygon, cells
+
+SQRT3 = math.sqrt(3)
+
+
+@dataclass(frozen=True)
+class Shape:
+    polygon: Polygon
+    centre: Point
+
+
+@dataclass(frozen=True)
+class Layout:
+    shapes: Mapping[str, Shape]
+    width: float
+    height: float
+    size: float                    # a typical place's radius in pixels: scales labels and pieces
+
+    def centre(self, place: str) -> Point:
+        return self.shapes[place].centre
+
+
+def layout(places: PlaceMap, width: float, top: float = 0.0) -> Layout:
+    """The map's places fitted into `width` pixels, starting `top` pixels down."""
+    shapes = raw_shapes(places)
+    return fit(shapes, width, top)
+
+
+def raw_shapes(places: PlaceMap) -> dict[str, Shape]:
+    geometry = places.geometry()
+    ids = list(places.places())
+    if geometry.hexes and all(p in geometry.hexes for p in ids):
+        return {p: hex_shape(*geometry.hexes[p]) for p in ids}
+    if geometry.polygons and all(p in geometry.polygons for p in ids):
+        return {p: Shape(list(geometry.polygons[p]), centroid(geometry.polygons[p])) for p in ids}
+    points = geometry.points if geometry.points and all(p in geometry.points for p in ids) else schematic(places)
+    return point_shapes({p: points[p] for p in ids})
+
+
+def hex_shape(q: int, r: int) -> Shape:
+    """A pointy-top hex of radius 1 at axial (q, r)."""
+    cx, cy = SQRT3 * (q + r / 2), 1.5 * r
+    corners = [(cx + math.cos(math.radians(60 * k - 30)), cy + math.sin(math.radians(60 * k - 30)))
+               for k in range(6)]
+    return Shape(corners, (cx, cy))
+
+
+def point_shapes(points: Mapping[str, Point]) -> dict[str, Shape]:
+    margin = typical_gap(list(points.values())) * 0.6
+    areas = cells(points, margin)
+    return {p: Shape(areas[p], points[p]) for p in points}
+
+
+def typical_gap(points: Sequence[Point]) -> float:
+    """The median distance from a point to its nearest other point (1.0 for a single point)."""
+    if len(points) < 2:
+        return 1.0
+    from scipy.spatial import cKDTree  # type: ignore[import-untyped]
+
+    distances, _ = cKDTree(points).query(points, k=2)
+    gaps = sorted(float(d[1]) for d in distances)
+    return gaps[len(gaps) // 2] or 1.0
+
+
+def schematic(places: PlaceMap) -> dict[str, Point]:
+    """Centre points laid out from the borders alone. Kamada-Kawai (networkx) keeps graph
+    distances as drawn distances, which reads like a map; past 400 places its quadratic cost
+    tells, and a force-directed layout (Fruchterman-Reingold, vectorised here: networkx's own
+    steps node by node in Python, minutes for 2,000 places) takes over. Both are deterministic."""
+    ids = list(places.places())
+    pairs = [(e.a, e.b) for e in places.edges()]
+    if len(ids) > 400:
+        return force_layout(ids, pairs)
+    import networkx as nx  # type: ignore[import-untyped]
+
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    graph.add_edges_from(pairs)
+    found = nx.kamada_kawai_layout(graph)
+    return {str(p): (float(x), float(y)) for p, (x, y) in found.items()}
+
+
+def force_layout(ids: Sequence[str], pairs: Sequence[tuple[str, str]], steps: int = 60) -> dict[str, Point]:
+    """A spectral start (networkx, sparse) refined by Fruchterman-Reingold with numpy, where a
+    place is pushed only by its 24 nearest (a k-d tree each round): borders pull neighbours
+    together, the step shrinks each round. Deterministic."""
+    import networkx as nx
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    graph.add_edges_from(pairs)
+    start = nx.spectral_layout(graph)
+    index = {p: i for i, p in enumerate(ids)}
+    pos = np.array([start[p] for p in ids], dtype=float)
+    pos = (pos - pos.min(axis=0)) / max(float(np.ptp(pos)), 1e-9)
+    ends = np.array([[index[a], index[b]] for a, b in pairs], dtype=np.intp).reshape(-1, 2)
+    near = min(len(ids), 25)
+    k, step = 1.0 / np.sqrt(len(ids)), 0.05
+    for _ in range(steps):
+        _, idx = cKDTree(pos).query(pos, k=near)
+        delta = pos[:, None, :] - pos[idx]
+        dist2 = np.maximum((delta ** 2).sum(axis=-1), 1e-9)
+        push = (delta * (k * k / dist2)[:, :, None]).sum(axis=1)
+        pull = pos[ends[:, 0]] - pos[ends[:, 1]]
+        pull *= np.sqrt((pull ** 2).sum(axis=1))[:, None] / k
+        np.add.at(push, ends[:, 0], -pull)
+        np.add.at(push, ends[:, 1], pull)
+        length = np.maximum(np.sqrt((push ** 2).sum(axis=1)), 1e-9)
+        pos += push * (np.minimum(length, step) / length)[:, None]
+        step *= 0.95
+    return {p: (float(pos[i, 0]), float(pos[i, 1])) for p, i in index.items()}
+
+
+def centroid(polygon: Sequence[Point]) -> Point:
+    """The area centroid (the mean of the corners for a degenerate polygon)."""
+    area = cx = cy = 0.0
+    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        w = x0 * y1 - x1 * y0
+        area += w
+        cx += (x0 + x1) * w
+        cy += (y0 + y1) * w
+    if abs(area) < 1e-12:
+        return (sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon))
+    return (cx / (3 * area), cy / (3 * area))
+
+
+def fit(shapes: Mapping[str, Shape], width: float, top: float) -> Layout:
+    """Scale and shift map units to pixels: `width` wide, at most as tall as wide."""
+    xs = [x for s in shapes.values() for x, _ in s.polygon]
+    ys = [y for s in shapes.values() for _, y in s.polygon]
+    span_x, span_y = max(xs) - min(xs) or 1.0, max(ys) - min(ys) or 1.0
+    scale = min(width / span_x, width / span_y)
+    dx = (width - span_x * scale) / 2 - min(xs) * scale
+    dy = top - min(ys) * scale
+
+    def move(p: Point) -> Point:
+        return (round(p[0] * scale + dx, 1), round(p[1] * scale + dy, 1))
+
+    out = {k: Shape([move(p) for p in s.polygon], move(s.centre)) for k, s in shapes.items()}
+    size = typical_gap([s.centre for s in out.values()]) / 2
+    return Layout(out, width, span_y * scale, size)
+
+
+def shared_border(a: Shape, b: Shape, tolerance: float = 0.6) -> list[Point]:
+    """The corners two areas share, in `a`'s order: the border drawn between them ([] if none)."""
+    common = [p for p in a.polygon if any(math.dist(p, q) <= tolerance for q in b.polygon)]
+    if len(common) < 2:
+        return []
+    idx = [a.polygon.index(p) for p in common]
+    n = len(a.polygon)
+    # rotate so a run that wraps past the last corner stays in one piece
+    gaps = [(idx[(i + 1) % len(idx)] - idx[i]) % n for i in range(len(idx))]
+    start = (gaps.index(max(gaps)) + 1) % len(idx)
+    return common[start:] + common[:start]
+
+
+def geometry_of(data: Mapping[str, object]) -> Geometry:
+    """A map file's `[geometry]` table: `points = { T1 = [x, y] }` or `polygons = { T1 = [[x, y], ...] }`
+    in map units, y growing downwards. Malformed entries are left out (the picture then falls back)."""
+    raw = data.get("geometry")
+    if not isinstance(raw, Mapping):
+        return Geometry()
+    points: dict[str, Point] = {}
+    for key, value in _table(raw.get("points")).items():
+        point = _point(value)
+        if point is not None:
+            points[str(key)] = point
+    polygons: dict[str, list[Point]] = {}
+    for key, value in _table(raw.get("polygons")).items():
+        corners = [_point(p) for p in value] if isinstance(value, list) else []
+        if len(corners) >= 3 and all(c is not None for c in corners):
+            polygons[str(key)] = [c for c in corners if c is not None]
+    return Geometry(points=points, polygons=polygons)
+
+
+def _table(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _point(value: object) -> Point | None:
+    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
+        return (float(value[0]), float(value[1]))
+    return None

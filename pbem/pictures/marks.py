@@ -1,0 +1,44 @@
+"""The small signs a picture uses, one table each, shared by the drawing and its legend."""
+
+from __future__ import annotations
+
+# Features of places (from the map or the state's markers): glyph and the legend's words.
+FEATURES = {
+    "capital": ("★", "capital"),
+    "stronghold": ("♜", "stronghold"),
+    "castle": ("♜", "castle"),
+    "city": ("■", "city"),
+    "settlement": ("▪", "settlement"),
+    "mine": ("⚒", "mine"),
+    "port": ("⚓", "port"),
+    "tower": ("♖", "tower"),
+    "objective": ("◎", "objective"),
+    "special": ("✦", "special territory"),
+    "supply_centre": ("●", "supply centre"),
+}
+# Order of glyphs over a place: the most important first.
+FEATURE_ORDER = tuple(FEATURES)
+
+# Arrows: stroke, width, dashes, end marker and the legend's words.
+ARROWS = {
+    "move": ("#111111", 2.6, "", "arrow", "move"),
+    "support": ("#111111", 1.6, "2 3", "dot", "support"),
+    "convoy": ("#1c4f8a", 1.8, "9 3 2 3", "diamond", "convoy"),
+    "retreat": ("#a31515", 2.4, "", "arrow", "retreat"),
+}
+FAILED_DASHES = "7 5"
+
+CLASHES = {
+    "battle": ("⚔", "#c01818", "battle"),
+    "siege": ("⊗", "#7a3b00", "siege"),
+    "standoff": ("✕", "#444444", "standoff"),
+}
+
+# Borders: stroke, width, dashes and the legend's words.
+BORDERS = {
+    "river": ("#2f7bbf", 4.0, "", "river"),
+    "road": ("#8b5a2b", 2.2, "6 3", "road"),
+    "bridge": ("#111111", 6.0, "", "bridge"),
+    "wall": ("#111111", 3.2, "", "no passage"),
+    "link": ("#555555", 1.2, "2 2", "passage"),
+}

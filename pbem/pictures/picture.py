@@ -1,0 +1,40 @@
+"""One stage's map picture from a stored game: the rule system's scene drawn on its map, as SVG
+and PNG, with the file names mail, forum and `pbem render` use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pbem.campaign import Settings
+from pbem.pictures.places import place_map
+from pbem.pictures.raster import png
+from pbem.pictures.svg import draw
+from pbem.rulesets.base import AnyRuleset, Context, Ruleset
+
+
+@dataclass(frozen=True)
+class Picture:
+    name: str                 # file name without extension: "rift-demo-turn-003"
+    svg: str
+    png: bytes = b""
+
+    def files(self, formats: tuple[str, ...] = ("svg", "png")) -> dict[str, bytes]:
+        """File name -> content, for each format asked for."""
+        content = {"svg": self.svg.encode("utf-8"), "png": self.png}
+        return {f"{self.name}.{fmt}": content[fmt] for fmt in formats}
+
+
+def picture_of(ruleset: AnyRuleset, settings: Settings, game: Mapping[str, Any], name: str,
+               raster: bool = True, now: datetime | None = None) -> Picture | None:
+    """The picture of `game` (a stored game), or None when the rule system draws none."""
+    if type(ruleset).scene is Ruleset.scene:      # no hook: do not even load the game
+        return None
+    view = ruleset.view(Context(settings, game, now or datetime.now(UTC)))
+    scene = ruleset.scene(view)
+    if scene is None:
+        return None
+    svg = draw(place_map(view.map, settings.map), scene)
+    return Picture(name, svg, png(svg) if raster else b"")
