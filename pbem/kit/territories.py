@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.kit.maps import Edge, Geometry, MapError, MapKind, load, register
+from pbem.kit.maps import Edge, Geometry, MapError, MapKind, geometry_of, load, register
 from pbem.kit.places import PlaceIndex, natural_key
 
 __all__ = ["TERRAINS", "Border", "GameMap", "Home", "MapError", "Territory", "load_map", "map_from_dict",
@@ -71,7 +71,9 @@ class GameMap(PlaceIndex):
     homes: dict[str, Home]
     special: tuple[str, ...] = ()
     objective: str = ""
+    drawing: Geometry = field(default_factory=Geometry, repr=False, compare=False)   # the file's [geometry]
     _adjacent: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+
     def __post_init__(self) -> None:
         adj: dict[str, set[str]] = {t: set() for t in self.territories}
         for pair in self.borders:
@@ -113,8 +115,9 @@ class GameMap(PlaceIndex):
             yield Edge(border.a, border.b, frozenset(kinds))
 
     def geometry(self) -> Geometry:
-        """Territory maps carry no drawing: pictures lay them out from the borders."""
-        return Geometry()
+        """The centre points or outlines the map file carries (`[geometry]`); without them
+        pictures lay the map out from its borders."""
+        return self.drawing
 
     def distance(self, start: str, goal: str) -> int:
         """Fewest adjacency steps, ignoring occupation and terrain (-1 if unreachable)."""
@@ -152,7 +155,8 @@ def map_from_dict(data: Mapping[str, Any], source: str = "map") -> GameMap:
             problems.append(f"{key}: scoring territory {t!r} is not a territory")
     if problems:
         raise MapError(source, problems)
-    return GameMap(str(data.get("name", source)), territories, borders, homes, special, objective)
+    return GameMap(str(data.get("name", source)), territories, borders, homes, special, objective,
+                   geometry_of(data))
 
 
 def _territories(raw: Mapping[str, Any], problems: list[str]) -> dict[str, Territory]:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pbem.kit.maps import Geometry, PlaceMap, Point
+from pbem.kit.maps import PlaceMap, Point
 from pbem.pictures.cells import Polygon, cells
 
 SQRT3 = math.sqrt(3)
@@ -168,32 +168,3 @@ def shared_border(a: Shape, b: Shape, tolerance: float = 0.6) -> list[Point]:
     gaps = [(idx[(i + 1) % len(idx)] - idx[i]) % n for i in range(len(idx))]
     start = (gaps.index(max(gaps)) + 1) % len(idx)
     return common[start:] + common[:start]
-
-
-def geometry_of(data: Mapping[str, object]) -> Geometry:
-    """A map file's `[geometry]` table: `points = { T1 = [x, y] }` or `polygons = { T1 = [[x, y], ...] }`
-    in map units, y growing downwards. Malformed entries are left out (the picture then falls back)."""
-    raw = data.get("geometry")
-    if not isinstance(raw, Mapping):
-        return Geometry()
-    points: dict[str, Point] = {}
-    for key, value in _table(raw.get("points")).items():
-        point = _point(value)
-        if point is not None:
-            points[str(key)] = point
-    polygons: dict[str, list[Point]] = {}
-    for key, value in _table(raw.get("polygons")).items():
-        corners = [_point(p) for p in value] if isinstance(value, list) else []
-        if len(corners) >= 3 and all(c is not None for c in corners):
-            polygons[str(key)] = [c for c in corners if c is not None]
-    return Geometry(points=points, polygons=polygons)
-
-
-def _table(value: object) -> Mapping[str, object]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _point(value: object) -> Point | None:
-    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
-        return (float(value[0]), float(value[1]))
-    return None

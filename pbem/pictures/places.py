@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.hexmap import HexMap
-from pbem.kit.maps import Edge, Geometry, PlaceMap
+from pbem.kit.maps import Edge, Geometry, PlaceMap, geometry_of
 from pbem.mapdata import GameMap, natural_key, read_map_file
-from pbem.pictures.layout import geometry_of
 from pbem.rulesets.diplomacy.board import Board
 
 RULES_MAPS = Path(__file__).resolve().parents[2] / "rules" / "maps"
@@ -178,13 +177,8 @@ def file_geometry(name: str) -> Geometry:
 
 
 def place_map(gmap: object, map_name: str = "") -> PlaceMap:
-    """`gmap` as a `PlaceMap`, with the geometry its map file carries."""
+    """`gmap` as a `PlaceMap`: every map kind of pbem is one (with the geometry its file carries);
+    a rule system's own map object that is not gets the nearest adapter here."""
     if isinstance(gmap, PlaceMap):
         return gmap
-    if isinstance(gmap, HexMap):
-        return HexPlaces(gmap)
-    if isinstance(gmap, GameMap):
-        return TerritoryPlaces(gmap, file_geometry(map_name))
-    if isinstance(gmap, Board):
-        return BoardPlaces(gmap, file_geometry(map_name))
-    raise TypeError(f"no map picture for a {type(gmap).__name__}")
+    raise TypeError(f"no map picture for a {type(gmap).__name__}: it does not implement pbem.kit.maps.PlaceMap")

@@ -73,7 +73,7 @@ def test_territory_features_mark_strongholds_homes_and_scoring_ground() -> None:
     assert all("home" in gmap.features(t) for h in gmap.homes.values() for t in h.originals)
     kinds = {kind for edge in gmap.edges() for kind in edge.kinds}
     assert {"road", "river", "bridge"} <= kinds
-    assert gmap.geometry().empty
+    assert set(gmap.geometry().points) == set(gmap.places())      # the map file's [geometry] centre points
 
 
 def test_diplomacy_features_mark_supply_centres_homes_and_seas() -> None:
@@ -87,7 +87,8 @@ def test_diplomacy_features_mark_supply_centres_homes_and_seas() -> None:
     assert edges[frozenset(("PAR", "BUR"))] == {"army"}
     assert edges[frozenset(("NTH", "ENG"))] == {"fleet"}
     assert edges[frozenset(("BRE", "PIC"))] == {"army", "fleet"}
-    assert board.label("SPA") == "SPA (Spain)" and board.geometry().empty
+    assert board.label("SPA") == "SPA (Spain)"
+    assert set(board.geometry().points) == set(board.places())    # the board file's [geometry] centre points
 
 
 @pytest.mark.parametrize("name", ["three_crowns", "four_marches", "six_thrones"])

@@ -13,21 +13,17 @@ from pathlib import Path
 import pytest
 
 from pbem import cli
-from pbem.rulesets import registry
 from tests.pictures.readback import png_size
 
-DEMOS = {"daemon_rift": ("RIFT", "rift-demo"), "diplomacy": ("DIPLOMACY", "dip-demo")}
+DEMOS = {"daemon_rift": "rift-demo", "diplomacy": "dip-demo"}
 
 
 @pytest.fixture(scope="module", params=list(DEMOS))
 def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     system = request.param
-    wired, name = DEMOS[system]
     root = tmp_path_factory.mktemp(system) / "demo"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(registry.BUILTIN, system, f"tests.pictures.picture_rulesets:{wired}")
-        assert cli.main(["demo", "--ruleset", system, str(root)]) == 0
-    yield root, name
+    assert cli.main(["demo", "--ruleset", system, str(root)]) == 0
+    yield root, DEMOS[system]
 
 
 def sent(root: Path) -> list[EmailMessage]:

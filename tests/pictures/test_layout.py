@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from pbem.kit.maps import Edge, Geometry
+from pbem.kit.maps import Edge, Geometry, geometry_of
 from pbem.mapdata import map_from_dict
 from pbem.pictures import Scene, draw
-from pbem.pictures.layout import geometry_of, hex_shape, layout, shared_border
+from pbem.pictures.layout import hex_shape, layout, shared_border
 from pbem.pictures.places import TerritoryPlaces, file_geometry
 from tests.pictures import scenes
 from tests.pictures.readback import read_svg

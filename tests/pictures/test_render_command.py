@@ -3,6 +3,7 @@ errors for what cannot be drawn."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,6 @@ from pbem.rulesets import registry
 from pbem.store import read_toml
 from tests.pictures.readback import png_size, read_svg
 
-WIRED = {"daemon_rift": "RIFT", "diplomacy": "DIPLOMACY", "conquest": "CONQUEST"}
 CAMPAIGNS = {"daemon_rift": "rift-demo", "diplomacy": "dip-demo", "conquest": "coc-demo"}
 
 
@@ -28,16 +28,11 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
-def wire(monkeypatch: pytest.MonkeyPatch) -> None:
-    for system, name in WIRED.items():
-        monkeypatch.setitem(registry.BUILTIN, system, f"tests.pictures.picture_rulesets:{name}")
-
 
 @pytest.mark.parametrize("system", CAMPAIGNS)
 def test_render_draws_every_turn_of_the_demo(system: str, demos: dict[str, Path], tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    wire(monkeypatch)
     folder = demos[system]
     assert cli.main(["render", str(folder), "--out", str(tmp_path)]) == 0
     turns = sorted(p.name for p in (folder / "history").iterdir() if p.name.isdigit())
@@ -61,14 +56,12 @@ def stored_owners(system: str, game: dict[str, object]) -> dict[str, str]:
 
 
 def test_render_one_turn_as_svg_only(demos: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    wire(monkeypatch)
     assert cli.main(["render", str(demos["daemon_rift"]), "2", "--format", "svg", "--out", str(tmp_path)]) == 0
     assert [p.name for p in tmp_path.iterdir()] == ["rift-demo-turn-002-start.svg"]
 
 
 def test_render_the_campaign_as_it_stands(demos: dict[str, Path], tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    wire(monkeypatch)
     assert cli.main(["render", str(demos["diplomacy"]), "--stage", "current", "--out", str(tmp_path)]) == 0
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".png", ".svg"]
 
@@ -80,7 +73,6 @@ def test_render_the_campaign_as_it_stands(demos: dict[str, Path], tmp_path: Path
 def test_what_cannot_be_drawn_is_one_line(args: list[str], message: str, demos: dict[str, Path],
                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    wire(monkeypatch)
     assert cli.main(["render", str(demos["daemon_rift"]), *args, "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pbem: ") and message in err and err.count("\n") == 1
@@ -89,8 +81,12 @@ def test_what_cannot_be_drawn_is_one_line(args: list[str], message: str, demos: 
 def test_a_rule_system_without_pictures_says_so(demos: dict[str, Path], tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(registry.BUILTIN, "conquest", "tests.pictures.picture_rulesets:NO_PICTURES")
-    assert cli.main(["render", str(demos["conquest"]), "1", "--out", str(tmp_path)]) == 1
+    monkeypatch.setitem(registry.RULESETS.extra, "conquest_no_pictures", "tests.pictures.picture_rulesets:NO_PICTURES")
+    folder = tmp_path / "coc-demo"
+    shutil.copytree(demos["conquest"], folder)
+    settings = folder / "campaign.toml"
+    settings.write_text(settings.read_text().replace('ruleset = "conquest"', 'ruleset = "conquest_no_pictures"'))
+    assert cli.main(["render", str(folder), "1", "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pbem: ") and "draw no map pictures" in err and err.count("\n") == 1
 

@@ -14,6 +14,7 @@ from typing import Any
 from pbem.campaign import Player, Settings
 from pbem.hexmap import HexMap
 from pbem.rulebook import RuleBook
+from pbem.pictures.scene import Scene
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.conquest import battle_orders, reporting, setup
 from pbem.rulesets.conquest import position as positionmod
@@ -100,6 +101,12 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         view = self.view(ctx)
         mine = reporting.private_context(view.state, view.map, view.rules, player.id)
         return {**mine, "tokens": [], "control": mine["holdings"] or ["nothing"]}
+
+    def scene(self, view: ConquestView) -> Scene:
+        """The map picture: tiles by owner, capitals, buildings, sieges and assaults (pbem/pictures)."""
+        from pbem.rulesets.conquest import picture
+
+        return picture.scene(view.state, view.settings.name)
 
     def standings(self, ctx: Context) -> list[str]:
         """For the final report of a campaign the GM ended: empire sizes, largest first (COC-WIN)."""

@@ -18,6 +18,7 @@ from typing import Any
 from pbem.campaign import Player, Settings
 from pbem.mapdata import GameMap, load_map
 from pbem.rulebook import RULES_DIR, RuleBook
+from pbem.pictures.scene import Scene
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.daemon_rift import (
     battle_window,
@@ -118,6 +119,12 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         return reporting.status(self.view(ctx), player)
+
+    def scene(self, view: DRView) -> Scene:
+        """The map picture: control, strongholds, tokens with their ids (pbem/pictures)."""
+        from pbem.rulesets.daemon_rift import picture
+
+        return picture.scene(view.state.dr, view.settings.name)
 
     def standings(self, ctx: Context) -> list[str]:
         """For the final report of a campaign the GM ended: the score as if it ended now (DR-VP)."""

@@ -13,7 +13,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem.kit.maps import Edge, Geometry, MapKind, load, register
+from pbem.kit.maps import Edge, Geometry, MapKind, geometry_of, load, register
 from pbem.kit.maps import MapError as MapError  # the one map error; the Diplomacy modules import it from here
 from pbem.orders import NameIndex
 
@@ -62,6 +62,7 @@ class Board:
     powers: dict[str, Power]
     army_adj: dict[str, frozenset[str]]
     fleet_adj: dict[str, frozenset[str]]
+    drawing: Geometry = field(default_factory=Geometry, repr=False, compare=False)   # the file's [geometry]
     fleet_reach: dict[str, frozenset[str]] = field(init=False)
     names: NameIndex = field(init=False)
     location_ids: dict[str, str] = field(init=False)
@@ -219,8 +220,9 @@ class Board:
                     yield Edge(a, b, frozenset(kinds | ({"fleet"} if b in fleet else set())))
 
     def geometry(self) -> Geometry:
-        """The board file carries no drawing: pictures lay it out from the borders."""
-        return Geometry()
+        """The centre points or outlines the board file carries (`[geometry]`); without them
+        pictures lay the board out from its borders."""
+        return self.drawing
 
     @cached_property
     def _crossings(self) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
@@ -342,7 +344,7 @@ def board_from_data(data: Mapping[str, Any], where: str = "map") -> Board:
     powers = {name: _power(name, spec, provinces, errors) for name, spec in data.get("powers", {}).items()}
     if errors:
         raise MapError(where, errors)
-    return Board(str(data.get("name", where)), provinces, powers, army, fleet)
+    return Board(str(data.get("name", where)), provinces, powers, army, fleet, geometry_of(data))
 
 
 def _province(pid: str, spec: Mapping[str, Any], errors: list[str]) -> Province:

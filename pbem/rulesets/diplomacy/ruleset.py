@@ -19,6 +19,7 @@ from typing import Any
 from pbem.campaign import Player, Settings
 from pbem.kit.orders import OrderProblem
 from pbem.rulebook import RuleBook, load_rules
+from pbem.pictures.scene import Scene
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.diplomacy import reporting, start
 from pbem.rulesets.diplomacy.board import Board, MapError, standard_board
@@ -112,6 +113,12 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         return reporting.status(self.view(ctx), player)
+
+    def scene(self, view: DipView) -> Scene:
+        """The map picture: supply-centre owners and every unit (pbem/pictures)."""
+        from pbem.rulesets.diplomacy import picture
+
+        return picture.scene(view.map, view.state.position, view.settings.name)
 
     def standings(self, ctx: Context) -> list[str]:
         """For the final report of a game the GM ended: supply centres and units per power."""
