@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.hexmap import load_hexmap
+from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import Edge, Geometry, PlaceMap
-from pbem.mapdata import load_map
+from pbem.kit.territories import load_map
 from pbem.pictures import Piece, Scene, Side, draw, png
 from pbem.pictures.places import place_map
 from pbem.rulesets.diplomacy.board import standard_board

@@ -15,9 +15,9 @@ from datetime import datetime
 from pbem import credentials
 from pbem.campaign import Campaign, Player
 from pbem.envelope import Envelope
+from pbem.kit.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.mail.message import Submission
 from pbem.masking import masked
-from pbem.orders import InvalidOrder, OrderProblem, quoted, trailing
 from pbem.replies import Outcome, Reply, answer, masked_subject, reply_mask
 from pbem.rulesets.base import AnyRuleset, Context, Parsed, Stage
 from pbem.schedule import iso

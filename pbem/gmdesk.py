@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pbem.envelope import Envelope
 from pbem.gmverbs import BY_NAME, ENGINE_VERBS, Desk
 from pbem.isolation import is_injected, one_line
+from pbem.kit.orders import OrderProblem
 from pbem.mail.message import Submission
 from pbem.masking import masked
-from pbem.orders import OrderProblem
 from pbem.replies import Outcome, answer, masked_subject, reply_mask
 from pbem.schedule import iso
 

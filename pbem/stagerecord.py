@@ -2,7 +2,7 @@
 
 Read with `StageRecord.read(state)`, changed as a dataclass, stored with `record.write(state)`;
 nothing else reads or writes the table's keys. The stored form is plain TOML through
-`pbem.tomlio` (times as ISO text, as every time pbem stores): a game master may still edit it
+`pbem.kit.tomlio` (times as ISO text, as every time pbem stores): a game master may still edit it
 by hand, and `pbem.statecheck` checks it before it is read. Keys written by hand that the
 record does not know are kept when it is written back.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pbem.kit.tomlio import from_data, to_data
 from pbem.schedule import iso, parse_time
-from pbem.tomlio import from_data, to_data
 
 OPTIONAL = ("question", "decisions", "paused_at")
 """Keys stored only when they hold something: no open question, no decisions, not paused."""

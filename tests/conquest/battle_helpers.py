@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pbem.hexmap import HexMap, hexmap_from_dict
-from pbem.rulebook import RuleBook
+from pbem.kit.hexes import HexMap, hexmap_from_dict
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.model import (
     Battle,

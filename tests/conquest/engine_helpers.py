@@ -12,9 +12,9 @@ from pbem import turns
 from pbem.campaign import Campaign
 from pbem.creation import NewPlayer, create
 from pbem.engine import tick
+from pbem.kit.tomlio import from_data
 from pbem.rulesets.conquest.model import ConquestState
 from pbem.rulesets.conquest.ruleset import RULESET
-from pbem.tomlio import from_data
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 SECRETS = {"anna": "ANNA-TEST-0000-0000-0001", "ben": "BENN-TEST-0000-0000-0002",

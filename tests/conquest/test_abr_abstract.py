@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.abstract import (
     Strategy,

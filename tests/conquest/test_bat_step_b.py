@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.reports import render
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest.battles import step_b

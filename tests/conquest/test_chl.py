@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest import challenges
 from pbem.rulesets.conquest.challenges import ChallengeEntry as C
 from pbem.rulesets.conquest.model import EventPick, Siege

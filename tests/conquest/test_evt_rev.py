@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest import events, revenue
 from pbem.rulesets.conquest.events import EventEntry
 from pbem.rulesets.conquest.model import Placement

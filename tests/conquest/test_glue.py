@@ -11,7 +11,7 @@ import pytest
 from pbem import turns
 from pbem.campaign import Campaign
 from pbem.creation import NewPlayer, create
-from pbem.dice import SeededDice
+from pbem.kit.dice import SeededDice
 from pbem.rulesets.base import Context
 from pbem.rulesets.conquest.ruleset import RULESET
 

@@ -7,7 +7,8 @@ import tomllib
 import pytest
 import tomli_w
 
-from pbem.rulebook import RulesError
+from pbem.kit.rulebook import RulesError
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.model import (
     Army,
@@ -27,7 +28,6 @@ from pbem.rulesets.conquest.model import (
     TileState,
     Win,
 )
-from pbem.tomlio import from_data, to_data
 
 
 def test_state_round_trips_through_toml() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest.battle_orders import parse_result_line
 from pbem.rulesets.conquest.model import Battle, NavalAdvantage, RoundState
 from pbem.rulesets.conquest.naval import update

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from pbem.dice import ScriptedDice
-from pbem.hexmap import hexmap_from_dict
-from pbem.mapdata import MapError
-from pbem.rulebook import RulesError
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.hexes import hexmap_from_dict
+from pbem.kit.rulebook import RulesError
+from pbem.kit.territories import MapError
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest import challenges, order, tiles
 from pbem.rulesets.conquest import rules as rulesmod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest import order, setup
 from pbem.rulesets.conquest.model import Siege
 from pbem.rulesets.conquest.setup import CapitalWish

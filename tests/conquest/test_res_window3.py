@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
-from pbem.orders import IllegalOrder, InvalidOrder
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.orders import IllegalOrder, InvalidOrder
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest.battle_orders import (
     format_result,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest.battle_orders import parse_result_line
 from pbem.rulesets.conquest.empire import holdings
 from pbem.rulesets.conquest.events import disaster

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.conquest.empire import size_of
 from pbem.rulesets.conquest.model import EPAward, EventPick, NavalAdvantage, Siege, Win
 from pbem.rulesets.conquest.spending import Action, run_spending
@@ -381,7 +381,7 @@ def test_castle_then_city_in_one_phase_replace_and_city_removed_counts_one() -> 
 
 @pytest.mark.clause("COC-SPD-24", "COC-SPD-19", "COC-OBJ-5", "COC-BLD-11")
 def test_claiming_a_neutral_castle_costs_no_extra_and_objectives_pass_with_the_tile() -> None:
-    from pbem.hexmap import hexmap_from_dict
+    from pbem.kit.hexes import hexmap_from_dict
     m = hexmap_from_dict({"tiles": {"H": {}, "C": {"building": "castle"}, "O": {"objective": "orc_idol"}},
                           "links": [{"between": ["H", "C"]}, {"between": ["C", "O"]}]})
     state = state_of(m, ["a", "b"], {"H": "a", "O": "b"}, wins=[("a", "b")])

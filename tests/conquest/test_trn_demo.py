@@ -17,9 +17,9 @@ import pytest
 
 from pbem.campaign import Campaign
 from pbem.commands import demo
-from pbem.dice import Roll, verify
+from pbem.kit.dice import Roll, verify
+from pbem.kit.tomlio import from_data
 from pbem.rulesets.conquest.model import ConquestState
-from pbem.tomlio import from_data
 
 
 @pytest.fixture(scope="module")

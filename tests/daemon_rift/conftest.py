@@ -11,10 +11,14 @@ from typing import Any
 
 import pytest
 
-from pbem.mapdata import GameMap, map_from_dict
-from pbem.rulebook import RuleBook, load_rules
+from pbem.kit.rulebook import RuleBook, load_rules
+from pbem.kit.territories import GameMap, map_from_dict
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ACTIVE, ArmyList, DRState, Faction, Token,
+    LIST_ACTIVE,
+    ArmyList,
+    DRState,
+    Faction,
+    Token,
 )
 
 GRID_EDGES = [

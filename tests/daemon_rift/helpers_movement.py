@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from pbem.dice import ScriptedDice
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook, load_rules
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.rulebook import RuleBook, load_rules
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.aftermath import Aftermath, finish_turn_moves, step_b
 from pbem.rulesets.daemon_rift.model import (
-    HOLD, BattleResult, DRState, Effective, FactionOrders, Order, TurnFacts,
+    HOLD,
+    BattleResult,
+    DRState,
+    Effective,
+    FactionOrders,
+    Order,
+    TurnFacts,
 )
 from pbem.rulesets.daemon_rift.movement import Movement, step_a
 

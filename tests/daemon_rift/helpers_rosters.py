@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.roster import Mark, Roster, parse_entry
+from pbem.kit.roster import Mark, Roster, parse_entry
 from pbem.rulesets.daemon_rift.losses import UPGRADE
 from pbem.rulesets.daemon_rift.rosters import KINDS, with_defaults
 from pbem.rulesets.daemon_rift.sheets import Sheet, parse_line

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.dice import Dice
+from pbem.kit.dice import Dice
 from pbem.rulesets.daemon_rift.model import LIST_ELIMINATED, BattleResult, PairBattle
 from pbem.rulesets.daemon_rift.movement import Battle
 

@@ -14,16 +14,28 @@ from typing import Any
 import pytest
 import tomli_w
 
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift.endturn import (
-    ControlChange, EndOfTurn, Placement, Removal, end_turn, entitlement,
+    ControlChange,
+    EndOfTurn,
+    Placement,
+    Removal,
+    end_turn,
+    entitlement,
 )
 from pbem.rulesets.daemon_rift.model import (
-    LIST_ELIMINATED, LIST_SHELVED, ArmyList, DRState, Elimination, FactionOrders, TurnFacts, token_id,
+    LIST_ELIMINATED,
+    LIST_SHELVED,
+    ArmyList,
+    DRState,
+    Elimination,
+    FactionOrders,
+    TurnFacts,
+    token_id,
 )
 from pbem.rulesets.daemon_rift.setup import approve_list
-from pbem.tomlio import from_data, to_data
 from tests.daemon_rift.conftest import GRID_EDGES, build_map, build_state, rules_with
 
 SCORING = ["S1", "S2", "O"]

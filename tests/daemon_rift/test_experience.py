@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
-from pbem.mapdata import GameMap
-from pbem.roster import Mark, Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.roster import Mark, Roster
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.experience import (
     choose,
     close_choices,
@@ -194,10 +194,10 @@ def test_dr_exp_11_a_choice_may_not_repeat_an_upgrade(rules: RuleBook) -> None:
 
 def test_dr_exp_12_and_dr_los_2_no_rolls_for_an_eliminated_list() -> None:
     """A list eliminated by its massacre die (the hook runs after it) rolls nothing."""
+    from pbem.kit.tomlio import to_data
     from pbem.rulesets.daemon_rift.model import LIST_ELIMINATED, BattleResult
     from pbem.rulesets.daemon_rift.movement import Battle, BattleSide
     from pbem.rulesets.daemon_rift.postbattle import PostBattle
-    from pbem.tomlio import to_data
     state = build_state({"R-1": "T4", "B-1": "T6"})
     r = roster("U1 infantry 10 Guard @6", "R-1")
     state.lists["R-1"].roster = r
@@ -240,9 +240,9 @@ def _state_with(r: Roster) -> DRState:
 
 
 def test_dr_exp_12_and_dr_los_2_a_roll_off_makes_no_loss_or_experience_roll(m1: GameMap, rules: RuleBook) -> None:
+    from pbem.kit.tomlio import to_data
     from pbem.rulesets.daemon_rift.aftermath import step_b
     from pbem.rulesets.daemon_rift.postbattle import PostBattle
-    from pbem.tomlio import to_data
     from tests.daemon_rift.helpers_movement import Turn
     state = build_state({"R-1": "T5", "B-D1": "T6"}, control={"T6": "B"})
     r = roster("U1 infantry 10 Guard @6", "R-1")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ReplayDice, ScriptedDice
+from pbem.kit.dice import ReplayDice, ScriptedDice
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.daemon_rift.aftermath import (
     SecondWindowNeeded,

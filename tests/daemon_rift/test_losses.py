@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dice import ScriptedDice
-from pbem.orders import OrderProblem
-from pbem.roster import Mark, Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.orders import OrderProblem
+from pbem.kit.roster import Mark, Roster
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.losses import (
     DEATHS,
     GREEN,
@@ -221,7 +221,7 @@ def test_dr_los_17_losses_do_not_add_up_new_results_replace_the_old() -> None:
 
 
 def test_dr_los_18_pending_losses_stay_until_the_next_battle_however_many_turns() -> None:
-    from pbem.roster import roster_from_toml, roster_to_toml
+    from pbem.kit.roster import roster_from_toml, roster_to_toml
     r = roster(SC11)
     entry(r, "U1").add_mark(Mark(MISSING, "", 3, permanent=False, turn=2))
     for _ in range(5):                                   # turns pass: the ledger is stored and read back

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mapdata import TERRAINS, GameMap, load_map
+from pbem.kit.territories import TERRAINS, GameMap, load_map
 
 MAP_PATH = Path(__file__).resolve().parents[2] / "rules" / "maps" / "rift_valley.toml"
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mapdata import GameMap, load_map
-from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder
-from pbem.rulebook import RuleBook, load_rules
+from pbem.kit.orders import AmbiguousOrder, IllegalOrder, InvalidOrder
+from pbem.kit.rulebook import RuleBook, load_rules
+from pbem.kit.territories import GameMap, load_map
 from pbem.rulesets.daemon_rift.model import DRState, FactionOrders, Order
 from pbem.rulesets.daemon_rift.parse import (
     DISBAND,

@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from pbem.mapdata import GameMap
-from pbem.orders import OrderProblem
-from pbem.roster import Mark, Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.orders import OrderProblem
+from pbem.kit.roster import Mark, Roster
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.losses import GREEN, LOST_ITEM, MISSING, WOUNDS
 from pbem.rulesets.daemon_rift.model import (
     DRState,

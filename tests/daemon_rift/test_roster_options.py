@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.dice import ScriptedDice
-from pbem.roster import Mark, Roster
-from pbem.rulebook import RuleBook, RulesError
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.roster import Mark, Roster
+from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.daemon_rift import options
 from pbem.rulesets.daemon_rift.experience import open_choices, roll_experience

@@ -1,11 +1,11 @@
-"""The generic roster (pbem/roster.py) and Daemon Rift list registration (DR-LST)."""
+"""The generic roster (pbem/kit/roster.py) and Daemon Rift list registration (DR-LST)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pbem.orders import OrderProblem
-from pbem.roster import (
+from pbem.kit.orders import OrderProblem
+from pbem.kit.roster import (
     Entry,
     Item,
     Mark,
@@ -17,7 +17,7 @@ from pbem.roster import (
     roster_to_toml,
     toml_blocks,
 )
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,
     LIST_ELIMINATED,

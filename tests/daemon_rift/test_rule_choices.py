@@ -1,4 +1,4 @@
-"""Text options take only the choices their comment in rules/<system>.toml lists (pbem.rulebook)."""
+"""Text options take only the choices their comment in rules/<system>.toml lists (pbem.kit.rulebook)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.rulebook import RULES_DIR, RulesError, choices, load_rules
+from pbem.kit.rulebook import RULES_DIR, RulesError, choices, load_rules
 
 SAMPLE = '''\
 [movement]
@@ -74,7 +74,7 @@ def test_dr_rep_3_wound_cost_rounding_refuses_an_unknown_way_of_rounding() -> No
 
 
 def test_one_rule_book_per_overrides_and_its_tables_cannot_be_changed_through_a_lookup() -> None:
-    from pbem.rulebook import load_rules
+    from pbem.kit.rulebook import load_rules
 
     book = load_rules("daemon_rift", {"movement": {"multiway_tie": "gm"}})
     assert load_rules("daemon_rift", {"movement": {"multiway_tie": "gm"}}) is book

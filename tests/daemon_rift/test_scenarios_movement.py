@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem import tomlio
+from pbem.kit import tomlio
 from pbem.rulesets.daemon_rift.aftermath import Aftermath
 from pbem.rulesets.daemon_rift.model import LIST_ACTIVE, LIST_ELIMINATED, BattleResult, PairBattle
 from pbem.rulesets.daemon_rift.movement import Movement

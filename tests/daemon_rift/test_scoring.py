@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift.model import DRState
 from pbem.rulesets.daemon_rift.scoring import Score, final_standings, scores
-from pbem.tomlio import from_data, to_data
 from tests.daemon_rift.conftest import build_map, build_state, rules_with
 
 RED_LAND = ["T1", "T2", "T3", "T4", "T5", "T7", "S1", "O", "X1", "X2"]     # 10, with S1 and O

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import tomllib
+
 import pytest
 import tomli_w
 
-from pbem.mapdata import GameMap, map_from_dict
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap, map_from_dict
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift.model import LIST_ACTIVE, LIST_ELIMINATED, LIST_SHELVED, LIST_UNUSED, DRState
 from pbem.rulesets.daemon_rift.setup import SetupError, approve_list, new_state, open_turn_one, ready_to_start
-from pbem.tomlio import from_data, to_data
 from tests.daemon_rift.conftest import build_map
 
 RED_BLUE = [("R", "Red", "alice", "R"), ("B", "Blue", "bob", "B")]

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
-from pbem.dice import ScriptedDice
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook, load_rules
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.rulebook import RuleBook, load_rules
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders, Order
 from pbem.rulesets.daemon_rift.validate import effective_orders
 from tests.daemon_rift.conftest import build_map, build_state, rules_with

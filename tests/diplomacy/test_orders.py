@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder
+from pbem.kit.orders import AmbiguousOrder, IllegalOrder, InvalidOrder
 from pbem.rulesets.diplomacy import Unit, adjudicate_movement, standard_board
 from pbem.rulesets.diplomacy.orders import Order
 

@@ -29,7 +29,6 @@ from pbem.campaign import Campaign
 from pbem.creation import NewPlayer, create
 from pbem.engine import TickLog, tick
 from pbem.journal import journal_key
-from pbem.kit.tomlio import from_data, to_data
 from pbem.mail.message import parse_message
 from pbem.rulesets import registry
 from pbem.rulesets.conquest.ruleset import RULESET as CONQUEST

@@ -104,7 +104,7 @@ def lone_surrogates() -> Mails:
                                                 ctype=f'text/plain; charset="{charset}"', name=f"surrogate-body-{charset}")
     yield "surrogate-body-utf-7-prose", mail(MALLORY, "[rift] orders", GREY.encode() + b"G-1 H\nGreetings +2AA- friend\n",
                                              ctype='text/plain; charset="utf-7"', name="surrogate-body-prose")
-    yield "surrogate-from-utf-7", mail(f"=?utf-7?Q?+2AA-?= <mallory@players.test>", "[rift] orders",
+    yield "surrogate-from-utf-7", mail("=?utf-7?Q?+2AA-?= <mallory@players.test>", "[rift] orders",
                                        GREY + "G-1 H\n", name="surrogate-from")
 
 
@@ -231,7 +231,7 @@ def forged_senders() -> Mails:
     for n in range(1, 4):
         yield f"forged-sender-wrong-secret-{n}", mail(ALICE, "[rift] orders", f"PLAYER red WRONG-SECRET-{n}\nR-1 M T8\n",
                                                       name=f"forged-red-{n}")
-    yield "forged-sender-stranger-signs-red", mail(f"Alice <eve@outside.test>", "[rift] orders",
+    yield "forged-sender-stranger-signs-red", mail("Alice <eve@outside.test>", "[rift] orders",
                                                    f"PLAYER red {SECRETS['grey']}\nR-1 H\n", name="forged-stranger")
     yield "forged-sender-stranger-has-secret", mail(EVE, "[rift] orders", GREY + "G-1 H\n", name="forged-grey")
     yield "forged-sender-gm-wrong-secret", mail(GM, "[rift] admin", "GM WRONG-GM-SECRET\nRESOLVE\n", name="forged-gm")

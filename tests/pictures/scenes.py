@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.hexmap import load_hexmap
+from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import PlaceMap
-from pbem.mapdata import load_map
+from pbem.kit.territories import load_map
 from pbem.pictures.places import place_map
 from pbem.pictures.scene import Scene
 from pbem.rulesets.conquest import picture as conquest_picture

@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 from pbem.kit.maps import Edge, Geometry, geometry_of
-from pbem.mapdata import map_from_dict
+from pbem.kit.territories import map_from_dict
 from pbem.pictures import Scene, draw
 from pbem.pictures.layout import hex_shape, layout, shared_border
 from pbem.pictures.places import TerritoryPlaces, file_geometry

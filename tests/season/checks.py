@@ -17,7 +17,6 @@ from pbem.schedule import parse_time
 from pbem.store import read_toml
 
 from tests.season.harness import body
-from tests.season.known_defects import known
 
 if TYPE_CHECKING:
     from tests.season.harness import Season

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.dice import Dice, Roll
+from pbem.kit.dice import Dice, Roll
 from pbem.rulesets.conquest.model import ATTACKER, DEFENDER, DRAW, MAJOR, MINOR
 from pbem.rulesets.conquest.outcomes import Outcome, ResultRules, decided_outcome
 from pbem.rulesets.conquest.rules import dice_spec

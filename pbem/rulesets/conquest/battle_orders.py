@@ -34,8 +34,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.conquest.model import (
     ATTACKER,
@@ -47,7 +48,6 @@ from pbem.rulesets.conquest.model import (
     ResultReport,
     SetupOrder,
 )
-from pbem.tomlio import from_data, to_data
 
 ALL_BATTLES = "*"
 SETUP_WORDS = ("SIZE", "GOLD", "SHARE", "ABSTRACT", "STANDIN")

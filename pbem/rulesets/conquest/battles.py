@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.dice import Dice
-from pbem.hexmap import HexMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import Report, ask
 from pbem.rulesets.conquest import abstract, armies, briefing
 from pbem.rulesets.conquest.model import (

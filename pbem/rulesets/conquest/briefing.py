@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.hexmap import HexMap
-from pbem.rulebook import RuleBook
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import Report
 from pbem.rulesets.conquest.model import (
     LAND,

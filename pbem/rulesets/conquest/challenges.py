@@ -25,8 +25,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pbem.dice import Dice
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.sequential import ranked_choices
 from pbem.rulesets.conquest.model import (
     LAND,
     SEA,
@@ -36,7 +37,6 @@ from pbem.rulesets.conquest.model import (
     Challenge,
     ConquestState,
 )
-from pbem.sequential import ranked_choices
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.conquest.model import ConquestState
 
 # What kind of gain an action is, for `victory.trigger` (COC-WIN-5).

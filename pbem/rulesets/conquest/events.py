@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pbem.dice import Dice
-from pbem.hexmap import HexMap
-from pbem.mapdata import natural_key
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.sequential import ranked_choices
+from pbem.kit.territories import natural_key
 from pbem.rulesets.conquest import tiles as tilesmod
 from pbem.rulesets.conquest.empire import GAIN_BUILD, declare_winner, size_victory
 from pbem.rulesets.conquest.model import (
@@ -26,7 +27,6 @@ from pbem.rulesets.conquest.model import (
     Placement,
 )
 from pbem.rulesets.conquest.rules import dice_spec, event_names
-from pbem.sequential import ranked_choices
 
 
 @dataclass

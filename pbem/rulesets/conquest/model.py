@@ -1,7 +1,7 @@
 """Campaigns of Conquest vocabulary: empires, tiles, battles, results and the round.
 
 Everything here is a plain dataclass that round-trips through TOML
-(`pbem.tomlio.to_data` / `from_data`); no field holds None: absence is "",
+(`pbem.kit.tomlio.to_data` / `from_data`); no field holds None: absence is "",
 0, an empty list or a flag. Players are named by their campaign player id
 everywhere. Sides of a battle are "attacker" (the challenging side, COC-CHL-17,
 or the besieger, COC-ABR-2) and "defender".
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.hexmap import HexMap
+from pbem.kit.hexes import HexMap
 from pbem.rulesets.phases import View
 
 # --- names used across modules -------------------------------------------------

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.dice import Dice
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.conquest.empire import holdings
 from pbem.rulesets.conquest.model import ConquestState, SizeEntry
 from pbem.rulesets.conquest.rules import dice_spec

@@ -37,9 +37,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbem.hexmap import HexMap
-from pbem.orders import IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
-from pbem.rulebook import RuleBook
+from pbem.kit.hexes import HexMap
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.conquest import battle_orders
 from pbem.rulesets.conquest.challenges import ChallengeEntry
@@ -53,7 +54,6 @@ from pbem.rulesets.conquest.model import (
 from pbem.rulesets.conquest.rules import event_names
 from pbem.rulesets.conquest.spending import VERBS, Action
 from pbem.rulesets.conquest.tiles import has_sea
-from pbem.tomlio import from_data, to_data
 
 LIMITS = ("only_if_unchallenged", "no_join", "no_break")
 CHOICES = ("team", "individual")

@@ -15,9 +15,9 @@ from itertools import pairwise
 from typing import Any, TypeVar
 
 from pbem.campaign import Settings
-from pbem.hexmap import HexMap
-from pbem.orders import OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.kit.hexes import HexMap
+from pbem.kit.orders import OrderProblem
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.conquest import setup
 from pbem.rulesets.conquest.empire import holdings

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.dice import SeededDice
-from pbem.hexmap import HexMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import SeededDice
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.tomlio import from_data
 from pbem.rulesets.base import Parsed, Report
 from pbem.rulesets.conquest import battle_orders, empire, results
 from pbem.rulesets.conquest import parse as cparse
@@ -35,7 +36,6 @@ from pbem.rulesets.conquest.model import (
 )
 from pbem.rulesets.conquest.rules import event_names
 from pbem.rulesets.conquest.spending import Action, Phase, may_plunder, run_spending
-from pbem.tomlio import from_data
 
 KIND_LABELS = {LAND: "land battle", TEAM: "team land battle", SIEGE: "siege assault", SEA: "sea battle"}
 

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from pbem.dice import Dice
-from pbem.orders import OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.orders import OrderProblem
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import GMDecisionNeeded, ask
 from pbem.rulesets.conquest import battle_orders, battles, empire, naval, siege
 from pbem.rulesets.conquest.model import (

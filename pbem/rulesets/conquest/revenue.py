@@ -7,10 +7,10 @@ order, so the dice log reads like the report. Mines are the only income
 
 from __future__ import annotations
 
-from pbem.dice import Dice
-from pbem.hexmap import HexMap
-from pbem.mapdata import natural_key
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import natural_key
 from pbem.rulesets.conquest import tiles as tilesmod
 from pbem.rulesets.conquest.model import ConquestState, MineRevenue
 

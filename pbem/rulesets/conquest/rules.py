@@ -1,7 +1,7 @@
 """The Campaigns of Conquest rule book: `rules/conquest.toml` merged with a campaign's overrides.
 
 `load` refuses a rule book the processor could not play by: unknown keys and
-wrong kinds (`pbem.rulebook`), and here every value outside its documented
+wrong kinds (`pbem.kit.rulebook`), and here every value outside its documented
 choices, every count that must be a whole number, every list naming something
 the rules do not know. All problems are reported at once with their dotted key.
 """
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.dice import dice_spec as dice_spec  # one reading of dice for every rule system
-from pbem.rulebook import RuleBook, RulesError, load_rules
+from pbem.kit.rulebook import RuleBook, RulesError, load_rules
 
 SYSTEM = "conquest"
 BUILDING_KINDS = ("castle", "city", "mine", "port")

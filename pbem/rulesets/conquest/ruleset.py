@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.campaign import Player, Settings
-from pbem.hexmap import HexMap
-from pbem.rulebook import RuleBook
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.tomlio import from_data, to_data
 from pbem.pictures.scene import Scene
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.conquest import battle_orders, reporting, setup
@@ -24,7 +25,6 @@ from pbem.rulesets.conquest.model import W_CAPITALS, ConquestState, ConquestView
 from pbem.rulesets.conquest.tiles import campaign_map
 from pbem.rulesets.conquest.windows import PHASES
 from pbem.rulesets.phases import Phase
-from pbem.tomlio import from_data, to_data
 
 STORED = "conquest"            # the key of the state in the stored game
 

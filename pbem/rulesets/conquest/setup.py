@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pbem.dice import Dice
-from pbem.hexmap import HexMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.sequential import ranked_choices
 from pbem.rulesets.conquest import tiles as tilesmod
 from pbem.rulesets.conquest.model import ConquestState, Empire, TileState
 from pbem.rulesets.conquest.rules import dice_spec
-from pbem.sequential import ranked_choices
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Step D: spending Empire Points in ascending order (COC-SPD, COC-BLD, COC-WIN, COC-GEN-9).
 
 Each player's ordered actions, each with alternates, are tried at his turn
-(COC-SPD-3) through `pbem.sequential.carry_out`. Adjacency, control and costs
+(COC-SPD-3) through `pbem.kit.sequential.carry_out`. Adjacency, control and costs
 are checked at the moment an action is carried out, so claims chain outward
 (COC-SPD-21). After every action the victory checks run and a win stops the
 phase at once (COC-SPD-25, COC-WIN-6). Whatever a player leaves unspent above
@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pbem.dice import Dice
-from pbem.hexmap import HexMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.sequential import carry_out
 from pbem.rulesets.conquest import tiles as tilesmod
 from pbem.rulesets.conquest.empire import (
     GAIN_BUILD,
@@ -32,7 +33,6 @@ from pbem.rulesets.conquest.model import (
     Siege,
     Spending,
 )
-from pbem.sequential import carry_out
 
 VERBS = ("claim", "conquer", "siege", "build", "replace", "raid", "plunder")
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pbem.dice import Dice
+from pbem.kit.dice import Dice
+from pbem.kit.sequential import Cycle
 from pbem.rulesets.conquest import (
     battle_orders,
     battles,
@@ -39,7 +40,6 @@ from pbem.rulesets.conquest.model import (
     RoundState,
 )
 from pbem.rulesets.phases import Outcome, Submissions
-from pbem.sequential import Cycle
 
 CYCLE = Cycle((W_CAMPAIGN, W_SETUP, W_RESULTS, W_CONQUEST))
 

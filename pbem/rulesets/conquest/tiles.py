@@ -1,6 +1,6 @@
 """The Campaigns of Conquest map: a hex map whose tiles carry conquest terrain and markers.
 
-On top of `pbem.hexmap` this checks the conquest vocabulary (terrain types,
+On top of `pbem.kit.hexes` this checks the conquest vocabulary (terrain types,
 buildings, objectives, sea areas) and answers the terrain questions the rules
 ask: is a tile a mountain (COC-SPD-6), may a building stand on it (COC-BLD),
 which rate does a mine pay (COC-REV-2, -3, -10), and does the map have room
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from pbem.hexmap import HexMap, load_hexmap
-from pbem.mapdata import MapError
-from pbem.rulebook import RULES_DIR, RuleBook
+from pbem.kit.hexes import HexMap, load_hexmap
+from pbem.kit.rulebook import RULES_DIR, RuleBook
+from pbem.kit.territories import MapError
 from pbem.rulesets.conquest.model import BUILDINGS, OBJECTIVES
 from pbem.rulesets.conquest.rules import load as load_rules
 

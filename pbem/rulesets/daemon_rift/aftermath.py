@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.base import ask
 from pbem.rulesets.daemon_rift.model import (
     LIST_ELIMINATED,

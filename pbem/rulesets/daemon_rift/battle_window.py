@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
+from pbem.kit.dice import Dice
+from pbem.kit.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
+from pbem.kit.territories import GameMap
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import movement, sheets
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView, ReportedResult
 from pbem.rulesets.daemon_rift.model import BattleResult
 from pbem.rulesets.phases import GMVerb
-from pbem.tomlio import from_data, to_data
 
 
 def battles(view: DRView) -> list[movement.Battle]:

@@ -11,15 +11,15 @@ retreats, then runs the steps of the turn structure in order:
 5. provisional or final scores (DR-VP), then the turn counter (DR-GEN-1).
 
 Everything the end-of-turn report shows (DR-TRN-5) comes back as an
-`EndOfTurn`, which round-trips through `pbem.tomlio`.
+`EndOfTurn`, which round-trips through `pbem.kit.tomlio`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,
     LIST_ELIMINATED,

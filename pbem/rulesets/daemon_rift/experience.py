@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.dice import Dice
-from pbem.roster import Entry, Mark, Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.roster import Entry, Mark, Roster
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.losses import (
     CHOICE,
     TRAUMA,

@@ -3,7 +3,7 @@
 `DRState` (stored under `dr`) is the campaign between turns; the other fields are the scratch of
 the turn under way (Steps A, B and C run in up to four windows, DR-TRN-1): the orders of window 1,
 what movement and the battles settled, the battle window's reports and sheets, list registrations
-waiting for the GM. Everything round-trips through TOML (`pbem.tomlio`); each field is stored
+waiting for the GM. Everything round-trips through TOML (`pbem.kit.tomlio`); each field is stored
 under its own key of the campaign's `[game]` table.
 """
 
@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from pbem.dice import Roll
-from pbem.mapdata import GameMap
+from pbem.kit.dice import Roll
+from pbem.kit.territories import GameMap
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift.aftermath import Aftermath, Retreat
 from pbem.rulesets.daemon_rift.model import DRState, Effective, FactionOrders
 from pbem.rulesets.daemon_rift.movement import Movement
@@ -22,7 +23,6 @@ from pbem.rulesets.daemon_rift.postbattle import BattleLedger
 from pbem.rulesets.daemon_rift.rosters import Registration
 from pbem.rulesets.daemon_rift.sheets import Sheet
 from pbem.rulesets.phases import View
-from pbem.tomlio import from_data, to_data
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Combat losses, wear and tear (DR-LOS): the dice after a tabletop battle and the ledger.
 
-A list's ledger is the marks on its roster entries (`pbem.roster`):
+A list's ledger is the marks on its roster entries (`pbem.kit.roster`):
 
 - `missing_models` (temporary): models fewer next battle (DR-LOS-11);
 - `wounds_lost` (temporary): wounds a monster, machine, character or 2-wound unit
@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pbem.dice import Dice
-from pbem.roster import Entry, Mark, Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.roster import Entry, Mark, Roster
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.sheets import Sheet, SheetLine
 
 MISSING = "missing_models"

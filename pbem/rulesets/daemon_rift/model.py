@@ -1,7 +1,7 @@
 """Daemon Rift vocabulary: tokens, lists, factions, orders and the campaign state.
 
 Everything here is a plain dataclass that round-trips through TOML
-(`pbem.tomlio`). Token ids are `<faction>-1..3` for list tokens (by list slot)
+(`pbem.kit.tomlio`). Token ids are `<faction>-1..3` for list tokens (by list slot)
 and `<faction>-D1`, `<faction>-D2` for defensive tokens (DR-LST-1).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.roster import Roster
+from pbem.kit.roster import Roster
 
 # --- tokens and lists ---------------------------------------------------------
 

@@ -8,7 +8,7 @@ DR-MOV-27). Support cut by dislodgement on strength (DR-SUP-6) makes cuts
 depend on each other as in Diplomacy, so cuts are settled by the shared
 dependency resolver.
 
-The returned `Movement` is plain data that round-trips through `pbem.tomlio`:
+The returned `Movement` is plain data that round-trips through `pbem.kit.tomlio`:
 it is stored between windows and is what the movement report and the battle
 briefings are rendered from (DR-TRN-3).
 """
@@ -19,10 +19,10 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pbem.adjudicator.resolver import Resolver
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.resolver import Resolver
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.base import ask
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,

@@ -1,6 +1,6 @@
 """The Daemon Rift rule book, checked where one key depends on another.
 
-`pbem.rulebook` already refuses unknown keys, values of the wrong kind and text
+`pbem.kit.rulebook` already refuses unknown keys, values of the wrong kind and text
 options outside the choices their comment lists. What no single comment can say
 is checked here, all at once: dice written `NdS`, massacre faces that split the
 die between "eliminated" and "survives", experience tables that give a row for
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.dice import dice_spec as dice_spec  # one reading of dice for every rule system
-from pbem.rulebook import RuleBook, RulesError, load_rules
+from pbem.kit.rulebook import RuleBook, RulesError, load_rules
 
 _CHECKED: weakref.WeakSet[RuleBook] = weakref.WeakSet()
 

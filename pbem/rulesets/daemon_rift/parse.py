@@ -32,10 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from pbem.mapdata import GameMap
-from pbem.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
-from pbem.roster import Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
+from pbem.kit.roster import Roster
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.experience import allowed, open_choices
 from pbem.rulesets.daemon_rift.model import (
     HOLD,

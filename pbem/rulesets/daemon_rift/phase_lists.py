@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.campaign import Player
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
+from pbem.kit.dice import Dice
+from pbem.kit.territories import GameMap
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import reporting, rosters, setup
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView

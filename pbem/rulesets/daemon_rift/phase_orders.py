@@ -9,15 +9,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.campaign import Player
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
-from pbem.orders import InvalidOrder, OrderProblem
+from pbem.kit.dice import Dice
+from pbem.kit.orders import InvalidOrder, OrderProblem
+from pbem.kit.territories import GameMap
+from pbem.kit.tomlio import to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift import phase_lists, reporting, steps
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions
-from pbem.tomlio import to_data
 
 
 def owing(view: DRView) -> list[str]:

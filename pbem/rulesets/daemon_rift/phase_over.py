@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pbem.campaign import Player
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
-from pbem.orders import InvalidOrder
+from pbem.kit.dice import Dice
+from pbem.kit.orders import InvalidOrder
+from pbem.kit.territories import GameMap
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import reporting
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView

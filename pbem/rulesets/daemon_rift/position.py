@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pbem.campaign import Settings
-from pbem.mapdata import GameMap
-from pbem.orders import OrderProblem
-from pbem.roster import Roster, parse_entry
-from pbem.rulebook import RuleBook
+from pbem.kit.orders import OrderProblem
+from pbem.kit.roster import Roster, parse_entry
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.daemon_rift import repairs, rosters, setup
 from pbem.rulesets.daemon_rift.game_state import DRGame

@@ -18,8 +18,8 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pbem.dice import Dice
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.experience import roll_experience
 from pbem.rulesets.daemon_rift.losses import (
     RosterRoll,

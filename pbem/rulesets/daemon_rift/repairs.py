@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pbem.roster import Entry, Item, Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.roster import Entry, Item, Roster
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.daemon_rift.losses import LOST_ITEM, MISSING, WOUNDS, single
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,

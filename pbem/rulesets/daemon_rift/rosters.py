@@ -13,7 +13,7 @@ DR-LST-8):
     C1 character Orc Warboss @95 W3 general | Armour of Gork 50; Porko's Pigstikka 25
 
 Entry lines belong to the LIST line above them. The same list may come as a
-TOML file (a .toml or .txt attachment) in the format of `pbem.roster`, with
+TOML file (a .toml or .txt attachment) in the format of `pbem.kit.roster`, with
 `tags = ["artillery", "fast"]` for the two list flags.
 
 Checks (each refusal names its line, and a list with any error is not taken at
@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, quoted
-from pbem.roster import (
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, quoted
+from pbem.kit.roster import (
     Entry,
     Roster,
     RosterError,
@@ -44,13 +44,13 @@ from pbem.roster import (
     roster_from_data,
     toml_blocks,
 )
-from pbem.rulebook import RuleBook
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift import losses, setup
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.experience import label
 from pbem.rulesets.daemon_rift.model import LIST_ACTIVE, LIST_SHELVED, ArmyList, DRState
 from pbem.rulesets.daemon_rift.setup import guarded_names, roster_names
-from pbem.tomlio import from_data, to_data
 
 if TYPE_CHECKING:
     from pbem.rulesets.daemon_rift.game_state import DRView

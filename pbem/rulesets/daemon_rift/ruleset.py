@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.campaign import Player, Settings
-from pbem.mapdata import GameMap, load_map
-from pbem.rulebook import RULES_DIR, RuleBook
+from pbem.kit.rulebook import RULES_DIR, RuleBook
+from pbem.kit.territories import GameMap, load_map
 from pbem.pictures.scene import Scene
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.daemon_rift import (
@@ -35,8 +35,8 @@ from pbem.rulesets.daemon_rift import (
     setup,
 )
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
-from pbem.rulesets.phases import GMVerb, Phase
 from pbem.rulesets.daemon_rift.players import PLAYER_FIELDS
+from pbem.rulesets.phases import GMVerb, Phase
 
 
 @lru_cache(maxsize=16)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from pbem.mapdata import GameMap
-from pbem.orders import quoted
-from pbem.roster import Roster
-from pbem.rulebook import RuleBook
+from pbem.kit.orders import quoted
+from pbem.kit.roster import Roster
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,
     LIST_SHELVED,

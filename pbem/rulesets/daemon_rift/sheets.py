@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
-from pbem.roster import Entry, Roster
+from pbem.kit.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
+from pbem.kit.roster import Entry, Roster
 
 KEYWORDS = {"killed", "dead", "fled", "lost", "wounds", "half", "left", "start", "prefer", "item", "ok", "unhurt"}
 STATS = {"ws": "WS", "bs": "BS", "s": "S", "t": "T", "i": "I", "ld": "Ld", "m": "M", "move": "M",

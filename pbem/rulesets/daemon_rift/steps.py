@@ -12,7 +12,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.dice import Dice, ReplayDice
+from pbem.kit.dice import Dice, ReplayDice
+from pbem.kit.tomlio import from_data
 from pbem.rulesets.daemon_rift import aftermath as step_b_mod
 from pbem.rulesets.daemon_rift import (
     battle_window,
@@ -26,7 +27,6 @@ from pbem.rulesets.daemon_rift import (
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView, PostBattleRecord
 from pbem.rulesets.daemon_rift.model import FactionOrders
 from pbem.rulesets.phases import Outcome
-from pbem.tomlio import from_data
 
 Turn = Outcome[DRGame]
 

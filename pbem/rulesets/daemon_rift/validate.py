@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from pbem.dice import Dice
-from pbem.mapdata import GameMap
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap
 from pbem.rulesets.daemon_rift.model import (
     HOLD,
     MOVE,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from pbem.orders import IllegalOrder, OrderProblem
+from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Order, order_memo, order_reader
 from pbem.rulesets.diplomacy.results import (

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from pbem.orders import IllegalOrder, OrderProblem
+from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.accept import own_unit, parse_all
 from pbem.rulesets.diplomacy.board import Board, province_of
 from pbem.rulesets.diplomacy.orders import Build, Disband, Order, Waive

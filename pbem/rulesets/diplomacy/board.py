@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.kit.maps import Edge, Geometry, MapKind, geometry_of, load, register
 from pbem.kit.maps import MapError as MapError  # the one map error; the Diplomacy modules import it from here
-from pbem.orders import NameIndex
+from pbem.kit.orders import NameIndex
 
 MAPS_DIR = Path(__file__).resolve().parents[3] / "rules" / "maps"
 KINDS = ("land", "coast", "sea")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pbem.adjudicator import Resolver
+from pbem.kit.resolver import Resolver
 from pbem.rulesets.diplomacy.accept import Accepted, Check, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Convoy, Move, Order, Support

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar
 
-from pbem.orders import IllegalOrder, InvalidOrder, NotAnOrder, normalise, quoted
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, normalise, quoted
 from pbem.rulesets.diplomacy.board import COAST_NAMES, Board, SeaRoutes, province_of
 from pbem.rulesets.diplomacy.units import KIND_WORDS, Unit
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.campaign import Player
-from pbem.dice import Dice
-from pbem.orders import IllegalOrder
+from pbem.kit.dice import Dice
+from pbem.kit.orders import IllegalOrder
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.diplomacy import cycle, reporting, submit
 from pbem.rulesets.diplomacy.board import Board

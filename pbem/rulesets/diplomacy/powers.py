@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from pbem.campaign import Player
-from pbem.orders import OrderProblem
+from pbem.kit.orders import OrderProblem
 from pbem.rulesets.diplomacy.board import Board
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from pbem.orders import OrderProblem
+from pbem.kit.orders import OrderProblem
 from pbem.rulesets.diplomacy.orders import Order
 from pbem.rulesets.diplomacy.units import Unit
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pbem.orders import IllegalOrder
+from pbem.kit.orders import IllegalOrder
 from pbem.rulesets.diplomacy.accept import accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Move, Order, Retreat

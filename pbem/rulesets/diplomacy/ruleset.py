@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.campaign import Player, Settings
 from pbem.kit.orders import OrderProblem
-from pbem.rulebook import RuleBook, load_rules
+from pbem.kit.rulebook import RuleBook, load_rules
 from pbem.pictures.scene import Scene
 from pbem.rulesets.base import Context, Ruleset
 from pbem.rulesets.diplomacy import reporting, start

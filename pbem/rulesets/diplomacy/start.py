@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from pbem.orders import InvalidOrder, OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.kit.orders import InvalidOrder, OrderProblem
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, FALL, MOVEMENT, RETREAT, SPRING, WINTER, GameState

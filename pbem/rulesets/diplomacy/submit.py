@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from pbem.orders import IllegalOrder, OrderProblem
+from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.cycle import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pbem.orders import InvalidOrder
+from pbem.kit.orders import InvalidOrder
 from pbem.rulesets.diplomacy.board import Board, province_of
 
 KIND_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}

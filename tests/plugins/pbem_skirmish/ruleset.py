@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from pbem.campaign import Player, Settings
-from pbem.dice import Dice
-from pbem.mapdata import GameMap, map_from_dict
-from pbem.orders import InvalidOrder, OrderProblem
-from pbem.rulebook import RuleBook
+from pbem.kit.dice import Dice
+from pbem.kit.orders import InvalidOrder, OrderProblem
+from pbem.kit.rulebook import RuleBook
+from pbem.kit.territories import GameMap, map_from_dict
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Report, Ruleset
 from pbem.rulesets.phases import Lines, Outcome, Phase, Submissions, View
-from pbem.tomlio import from_data, to_data
 
 LAST_TURN = 3
 FIELD = map_from_dict({"name": "Four Fields", "territories": {f"F{n}": {"name": f"Field {n}", "terrain": "clear"}
