@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.season.agents import AGENTS  # noqa: E402
-from tests.season.driver import play  # noqa: E402
+from tests.season.agents import AGENTS
+from tests.season.driver import play
 
 
 def one(system: str, seed: int, quick: bool = False) -> bool:

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from pbem import __version__
 from pbem.errors import UserError
@@ -66,7 +67,7 @@ def build_parser(wanted: str = "") -> argparse.ArgumentParser:
     return parser
 
 
-def _load(module: str):  # type: ignore[no-untyped-def]
+def _load(module: str) -> ModuleType:
     return importlib.import_module(f"pbem.commands.{module}")
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import turns
 from pbem.addressing import misdirected
@@ -31,25 +31,38 @@ from pbem.forum.base import Forum, ForumError, Post, advance
 from pbem.forum.config import forum_settings
 from pbem.forum.queue import enqueue_post, pending_posts, publish_pending
 from pbem.intake import Intake, Outcome, Reply
-from pbem.isolation import (INJECTED, clear_reports, digest, first_report, is_injected, mark_reported, one_line,
-                            passes_through, problem_key)
-from pbem.journal import journal_key, prune as prune_journal
+from pbem.isolation import (
+    INJECTED,
+    clear_reports,
+    digest,
+    first_report,
+    is_injected,
+    mark_reported,
+    one_line,
+    passes_through,
+    problem_key,
+)
+from pbem.journal import journal_key
+from pbem.journal import prune as prune_journal
 from pbem.mail.compose import Letterhead, thread_root
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.outqueue import deliver, enqueue
-from pbem.quarantine import (DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Quarantine, unreadable,
-                             usable_sender)
+from pbem.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Held, Quarantine, unreadable, usable_sender
 from pbem.reports import render
 from pbem.routing import SharedIntake
 from pbem.rulesets import registry
-from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Report, Ruleset, Stage
+from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Report, Stage
+from pbem.schedule import iso
 from pbem.stagerecord import Question, StageRecord
 from pbem.store import LockBusy, campaign_lock
 from pbem.template_alerts import alert_template_problems
 from pbem.welcome import send_owed as send_owed_welcomes
+
+if TYPE_CHECKING:          # drawing pulls in numeric libraries: loaded only when a picture is made
+    from pbem.pictures.picture import Picture
 
 COMMIT_EVERY = 50
 """Messages whose effects are saved together, then marked done together: one state write per
@@ -145,7 +158,7 @@ def not_processed(folder: Path, exc: Exception, now: datetime, log: TickLog) -> 
             raise
         finally:
             getattr(transport, "close", lambda: None)()
-    except Exception as exc:    # noqa: BLE001  (no way to reach the GM: the log line must do)
+    except Exception as exc:
         if is_injected(exc):
             raise
         told = one_line(exc)      # the same broken file twice would read as two problems
@@ -158,7 +171,7 @@ def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessag
     text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
     # keyed by the telling, not only the problem: one that comes back after a clean tick is news
     # again (pbem/isolation.py), and the transport would refuse the Message-ID it sent the first time
-    return Letterhead.of(settings).write(f"problem/{digest(problem)}/{turns.iso(now)}", (settings.gm.email,),
+    return Letterhead.of(settings).write(f"problem/{digest(problem)}/{iso(now)}", (settings.gm.email,),
                                          f"[{settings.name}] was not processed", text, now)
 
 
@@ -182,7 +195,7 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
 # -- intake ----------------------------------------------------------------------
 
 
-def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> bool:
+def intake_mail(camp: Campaign, ruleset: AnyRuleset, now: datetime, faults: Faults, log: TickLog) -> bool:
     """Read the campaign's own inbox; False when it cannot be reached (the mail stays there)."""
     if camp.settings.inbox.get("shared"):
         return True      # read by intake_shared
@@ -193,14 +206,14 @@ def intake_mail(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults,
     return read_inbox(camp, ruleset, inbox, now, faults, log, routed=True)
 
 
-def intake_released(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> None:
+def intake_released(camp: Campaign, ruleset: AnyRuleset, now: datetime, faults: Faults, log: TickLog) -> None:
     """Messages the GM released from quarantine (`pbem quarantine release`), handled again."""
     inbox = Quarantine(camp.folder).released()
     if inbox is not None:
         read_inbox(camp, ruleset, inbox, now, faults, log)
 
 
-def read_inbox(camp: Campaign, ruleset: Ruleset, inbox: Inbox, now: datetime, faults: Faults, log: TickLog,
+def read_inbox(camp: Campaign, ruleset: AnyRuleset, inbox: Inbox, now: datetime, faults: Faults, log: TickLog,
                routed: bool = False) -> bool:
     """Every message behind its own boundary (Guard); a batch is stored, then its settled
     messages are marked done (or moved to the quarantine folder). Messages to retry stay
@@ -243,7 +256,7 @@ def intake_shared(root: Path, now: datetime, faults: Faults, log: TickLog) -> se
             return set()
         guards: dict[str, Guard] = {}
 
-        def guard_of(camp: Campaign, ruleset: Ruleset, intake: Intake) -> Guard:
+        def guard_of(camp: Campaign, ruleset: AnyRuleset, intake: Intake) -> Guard:
             if camp.name not in guards or guards[camp.name].camp is not camp:
                 guards[camp.name] = Guard(camp, ruleset, intake, now, faults, log)
             return guards[camp.name]
@@ -266,7 +279,7 @@ class Guard:
     message, and count against nothing."""
 
     camp: Campaign
-    ruleset: Ruleset
+    ruleset: AnyRuleset
     intake: Intake
     now: datetime
     faults: Faults
@@ -356,7 +369,7 @@ def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
     return state, copy.deepcopy(camp.auth)
 
 
-def take_in(camp: Campaign, ruleset: Ruleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
+def take_in(camp: Campaign, ruleset: AnyRuleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
             log: TickLog) -> None:
     """One message's effect in memory, its replies queued; commit() stores it. Every mail is
     built before any is queued, so a message that fails leaves no reply behind."""
@@ -397,13 +410,13 @@ def belongs_here(camp: Campaign, subject: str, text: str, forum: bool = False) -
     return found is None or not found.same_inbox
 
 
-def alert_gm(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> None:
+def alert_gm(camp: Campaign, ruleset: AnyRuleset, outcome: Outcome, now: datetime, key: str) -> None:
     mail = alert_mail(camp, ruleset, outcome, now, key)
     if mail is not None:
         enqueue(camp.folder, mail)
 
 
-def alert_mail(camp: Campaign, ruleset: Ruleset, outcome: Outcome, now: datetime, key: str) -> EmailMessage | None:
+def alert_mail(camp: Campaign, ruleset: AnyRuleset, outcome: Outcome, now: datetime, key: str) -> EmailMessage | None:
     """The GM alert for an outcome, or None when it has none."""
     if not outcome.gm_alerts:
         return None
@@ -423,7 +436,7 @@ def build_mail(camp: Campaign, ruleset: AnyRuleset, reply: Reply, now: datetime)
 # -- forum -----------------------------------------------------------------------
 
 
-def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults, log: TickLog) -> bool:
+def intake_forum(camp: Campaign, ruleset: AnyRuleset, now: datetime, faults: Faults, log: TickLog) -> bool:
     """Posts since the stored cursor go through the same Intake as mail; the cursor is saved
     with the journal, so no post is processed twice. False when the forum could not be read
     (its posts wait there for the next tick)."""
@@ -463,7 +476,7 @@ def intake_forum(camp: Campaign, ruleset: Ruleset, now: datetime, faults: Faults
     return True
 
 
-def post_failed(camp: Campaign, ruleset: Ruleset, forum: Forum, post: Post, reason: str, now: datetime,
+def post_failed(camp: Campaign, ruleset: AnyRuleset, forum: Forum, post: Post, reason: str, now: datetime,
                 log: TickLog) -> str:
     """A post whose handling raised: counted like a mail (pbem/quarantine.py); "" while it is
     to be tried again, else what became of it. The QUARANTINE_AFTER-th failure sets it aside:
@@ -486,7 +499,7 @@ def post_failed(camp: Campaign, ruleset: Ruleset, forum: Forum, post: Post, reas
     return f"set aside as {held.id}"
 
 
-def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, post: Post, now: datetime) -> str:
+def take_post(camp: Campaign, ruleset: AnyRuleset, forum: Forum, intake: Intake, post: Post, now: datetime) -> str:
     """One post; returns what happened ("" for the bot's own posts and table talk, never read).
     Answers to a private message go back privately in its conversation; answers to a public
     post go by mail, so orders and receipts are never shown in the thread."""
@@ -519,7 +532,7 @@ def take_post(camp: Campaign, ruleset: Ruleset, forum: Forum, intake: Intake, po
     return outcome.note or "processed"
 
 
-def forum_answer(camp: Campaign, ruleset: Ruleset, reply: Reply) -> str:
+def forum_answer(camp: Campaign, ruleset: AnyRuleset, reply: Reply) -> str:
     """The one place a forum answer is rendered: what players wrote is quoted back inert
     (no live HTML, no @mentions) however the template shows it."""
     from pbem.forum.base import inert
@@ -534,7 +547,7 @@ def sharing_campaigns(camp: Campaign) -> list[str]:
     return campaigns_sharing_bot(camp.folder, camp.settings)
 
 
-def untagged_message(camp: Campaign, ruleset: Ruleset, forum: Forum, post: Post, shared: list[str]) -> str:
+def untagged_message(camp: Campaign, ruleset: AnyRuleset, forum: Forum, post: Post, shared: list[str]) -> str:
     """A private message to a bot several campaigns share must name its campaign: none acts
     on it, and the first of them (by name) answers once, saying how to name it."""
     if camp.name != shared[0]:
@@ -545,7 +558,7 @@ def untagged_message(camp: Campaign, ruleset: Ruleset, forum: Forum, post: Post,
     return "not acted on: names no campaign, and the bot serves several; told to name one"
 
 
-def tell_owners(camp: Campaign, ruleset: Ruleset, sub: Submission, now: datetime) -> None:
+def tell_owners(camp: Campaign, ruleset: AnyRuleset, sub: Submission, now: datetime) -> None:
     """Every player whose secret a public post showed (its author apart: he has his answer)
     is told by mail to change it."""
     author = admission.player_of(camp.settings, sub.forum_account)
@@ -582,7 +595,7 @@ def publish_posts(camp: Campaign, faults: Faults, log: TickLog, now: datetime | 
 # -- resolution ------------------------------------------------------------------
 
 
-def resolve_due(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -> None:
+def resolve_due(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: TickLog) -> None:
     for _ in range(MAX_STAGES_PER_TICK):
         if "stage" not in camp.state:
             opened = turns.open_stage(camp, ruleset, now)
@@ -594,7 +607,7 @@ def resolve_due(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -
         resolve_stage(camp, ruleset, stage, now, log)
 
 
-def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: TickLog) -> None:  # type: ignore[no-untyped-def]
+def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog) -> None:
     ctx = turns.context(camp, now)
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
     missing = turns.missing_players(camp, stage)
@@ -625,7 +638,8 @@ def resolve_stage(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
     log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
 
 
-def ask_gm(camp: Campaign, ruleset: Ruleset, stage, need: GMDecisionNeeded, now: datetime, log: TickLog) -> None:  # type: ignore[no-untyped-def]
+def ask_gm(camp: Campaign, ruleset: AnyRuleset, stage: Stage, need: GMDecisionNeeded, now: datetime,
+           log: TickLog) -> None:
     """Hold the stage as it is until the GM answers with `DECIDE`."""
     record = StageRecord.read(camp.state)
     record.question = Question(need.key, need.question, list(need.options))
@@ -645,7 +659,7 @@ def stage_key(stage: Stage, gen: int) -> str:
     return f"turn-{stage.turn}/g{gen}/{stage.kind}"
 
 
-def stage_picture(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: TickLog):  # type: ignore[no-untyped-def]
+def stage_picture(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog) -> Picture | None:
     """The map picture of the game just resolved, or None: a rule system without pictures, or a
     picture that failed (logged; the reports go out without it)."""
     from pbem.pictures.picture import picture_of
@@ -658,8 +672,8 @@ def stage_picture(camp: Campaign, ruleset: Ruleset, stage, now: datetime, log: T
         return None
 
 
-def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra: dict, now: datetime,  # type: ignore[no-untyped-def]
-                 gen: int, picture=None) -> None:
+def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Report, extra: dict[str, Any],
+                 now: datetime, gen: int, picture: Picture | None = None) -> None:
     settings = camp.settings
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
@@ -686,7 +700,7 @@ def queue_report(camp: Campaign, ruleset: Ruleset, stage, report: Report, extra:
 # -- reminders and delivery ------------------------------------------------------
 
 
-def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog) -> None:
+def send_reminders(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: TickLog) -> None:
     stage = ruleset.stage(turns.context(camp, now))
     record = StageRecord.read(camp.state)
     deadline = record.due
@@ -697,7 +711,7 @@ def send_reminders(camp: Campaign, ruleset: Ruleset, now: datetime, log: TickLog
         if player is None:
             continue
         # one reminder per deadline: an extension that moves the deadline earns a new one
-        key = f"reminder/{stage_key(stage, turns.stage_generation(camp))}/{turns.iso(deadline)}/{pid}"
+        key = f"reminder/{stage_key(stage, turns.stage_generation(camp))}/{iso(deadline)}/{pid}"
         reply = Reply(key, (player.email,),
                       f"[{camp.name}] reminder: {stage.title} due {camp.settings.schedule.show(deadline)}",
                       "reminder", {"campaign": camp.settings, "player": player, "stage": stage,

@@ -19,17 +19,16 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from pbem.mail.connection import MailUnavailable
 from pbem.journal import KEEP_DAYS
+from pbem.mail.connection import MailUnavailable
 from pbem.mail.outbox import Transport
 from pbem.store import write_atomic
-
 
 WIRE = policy.SMTP.clone(max_line_length=998)
 """How queued mail is written: RFC 5322's hard limit of 998 characters a line rather than the
@@ -69,7 +68,7 @@ def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None
             # message as written, and re-reading every header costs more than sending it.
             msg = BytesParser(policy=policy.compat32.clone(max_line_length=None)).parsebytes(path.read_bytes())
             try:
-                transport.send(msg)  # type: ignore[arg-type]
+                transport.send(msg)  # type: ignore[arg-type]  # a compat32 Message: sent as stored, see above
             except MailUnavailable as exc:
                 waiting = len(queued) - sent - len(problems)
                 problems.append(f"{exc}; {waiting} mail(s) wait for the next tick")

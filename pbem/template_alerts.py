@@ -14,10 +14,10 @@ from datetime import datetime
 
 from pbem.campaign import Campaign
 from pbem.reports import template_problems
-from pbem.rulesets.base import Ruleset
+from pbem.rulesets.base import AnyRuleset
 
 
-def alert_template_problems(camp: Campaign, ruleset: Ruleset, now: datetime) -> list[str]:
+def alert_template_problems(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> list[str]:
     """Queue a GM alert for each problem of the campaign's template overrides not told before;
     returns the problems. The tick calls it once per campaign, before delivering mail."""
     from pbem.engine import alert_gm

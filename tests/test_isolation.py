@@ -159,7 +159,7 @@ def test_a_full_disk_stops_the_campaign_loses_nothing_and_the_next_campaign_runs
     assert Quarantine_empty(rift)
 
 
-def Quarantine_empty(camp: Campaign) -> bool:  # noqa: N802
+def Quarantine_empty(camp: Campaign) -> bool:
     from pbem.quarantine import Quarantine
 
     box = Quarantine(camp.folder)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -16,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from pbem.site import site_of
     from pbem.store import StoreError
 
-    setups: list[tuple[str, str, dict, Path]] = []     # (who, "inbox"/"outbox", spec, base)
+    setups: list[tuple[str, str, dict[str, Any], Path]] = []     # (who, "inbox"/"outbox", spec, base)
     try:
         site = site_of(args.root)
     except (StoreError, ValueError) as exc:
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _check(kind: str, spec: dict, base: Path) -> tuple[bool, str]:
+def _check(kind: str, spec: dict[str, Any], base: Path) -> tuple[bool, str]:
     from pbem.mail.connection import MailUnavailable
     from pbem.mail.inbox import open_inbox
     from pbem.mail.outbox import open_transport
@@ -55,7 +56,7 @@ def _check(kind: str, spec: dict, base: Path) -> tuple[bool, str]:
         if check is not None:
             return True, str(check())
         if kind == "inbox":
-            new = len(list(opened.items()))  # type: ignore[union-attr]
+            new = len(list(opened.items()))  # type: ignore[union-attr]  # an inbox here: `kind` says so
             return True, f"{spec.get('type')} at {spec.get('path')}: {new} new"
         return True, f"{spec.get('type')} at {spec.get('path')}"
     except (ValueError, MailUnavailable, OSError) as exc:

@@ -109,7 +109,7 @@ def folder_of(args: argparse.Namespace) -> Path:
     from pbem.commands._common import campaign_folder
 
     if args.campaign == POSTMASTER and not (args.root / POSTMASTER / "campaign.toml").exists():
-        folder = args.root / POSTMASTER
+        folder: Path = args.root / POSTMASTER
         if not folder.exists():
             raise UserError(f"no shared mailbox under {args.root} (no {folder})")
         return folder

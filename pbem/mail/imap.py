@@ -39,8 +39,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from imapclient import IMAPClient  # type: ignore[import-untyped]
-from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
+from imapclient import IMAPClient  # type: ignore[import-untyped]  # imapclient ships no type hints
+from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]  # imapclient ships no type hints
 
 from pbem.mail.connection import MailboxDropped, MailUnavailable, ServerSpec, Watchdog, describe
 from pbem.mail.inbox import InboxItem
@@ -114,7 +114,7 @@ class _WatchedIMAP4(imaplib.IMAP4):
         return self._context.wrap_socket(sock, server_hostname=self.host)
 
 
-class _Client(IMAPClient):  # type: ignore[misc]
+class _Client(IMAPClient):  # type: ignore[misc]  # its base is untyped (above)
     """IMAPClient built on _WatchedIMAP4. Its _create_IMAP4 hook is the one place where the
     socket can be reached before the greeting is read (the constructor reads it)."""
 

@@ -69,7 +69,7 @@ def typical_gap(points: Sequence[Point]) -> float:
     """The median distance from a point to its nearest other point (1.0 for a single point)."""
     if len(points) < 2:
         return 1.0
-    from scipy.spatial import cKDTree  # type: ignore[import-untyped]
+    from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
 
     distances, _ = cKDTree(points).query(points, k=2)
     gaps = sorted(float(d[1]) for d in distances)
@@ -85,7 +85,7 @@ def schematic(places: PlaceMap) -> dict[str, Point]:
     pairs = [(e.a, e.b) for e in places.edges()]
     if len(ids) > 400:
         return force_layout(ids, pairs)
-    import networkx as nx  # type: ignore[import-untyped]
+    import networkx as nx  # type: ignore[import-untyped]  # networkx ships no type hints
 
     graph = nx.Graph()
     graph.add_nodes_from(ids)

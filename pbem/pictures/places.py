@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.kit.hexes import HexMap
-from pbem.kit.maps import Edge, Geometry, PlaceMap, geometry_of
-from pbem.kit.territories import GameMap, natural_key, read_map_file
+from pbem.kit.maps import Edge, Geometry, PlaceMap, geometry_of, read_map_file
+from pbem.kit.territories import GameMap, natural_key
 from pbem.rulesets.diplomacy.board import Board
 
 RULES_MAPS = Path(__file__).resolve().parents[2] / "rules" / "maps"

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from pbem.campaign import Player, Settings
 from pbem.kit.dice import Dice
-from pbem.kit.orders import OrderProblem
 from pbem.kit.maps import ready_made
+from pbem.kit.orders import OrderProblem
 from pbem.kit.players import PlayerField
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
@@ -140,7 +140,7 @@ def honour_end(stage: StageHook) -> StageHook:
         return Stage("over", "Campaign over (ended by the game master)", int(ended.get("turn", current.turn)), (),
                      current.window, over=True)
 
-    wrapped.honours_end = True     # type: ignore[attr-defined]
+    wrapped.honours_end = True     # type: ignore[attr-defined]  # a mark on the function: wrapped once only
     return wrapped
 
 

@@ -23,7 +23,8 @@ def get(name: str) -> AnyRuleset:
     key = name.strip().lower().replace("-", "_")
     systems = available()
     if key in systems:
-        return RULESETS.load(key)  # type: ignore[no-any-return]
+        found: AnyRuleset = RULESETS.load(key)
+        return found
     for system in systems:
         ruleset: AnyRuleset = RULESETS.load(system)
         if key in ruleset.aliases:

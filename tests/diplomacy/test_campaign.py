@@ -4,7 +4,7 @@ stages, civil disorder, victory and the GM's draw, each from mail in an inbox.""
 from __future__ import annotations
 
 import email
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email import policy
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from pbem.rulesets.diplomacy.cycle import GameState
 from pbem.rulesets.diplomacy.state import dump_position
 from pbem.rulesets.diplomacy.units import Unit
 
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 POWERS = {"aus": "Austria", "eng": "England", "fra": "France", "ger": "Germany", "ita": "Italy",
           "rus": "Russia", "tur": "Turkey"}
 SECRETS = {pid: f"{pid.upper()}X-TEST-0000-0000-000{i}" for i, pid in enumerate(POWERS, 1)} | {

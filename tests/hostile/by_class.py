@@ -20,8 +20,18 @@ from pathlib import Path
 from types import FrameType
 
 from tests.hostile.harness import (
-    Mail, Run, check_on_file, check_resolved, check_ticks, delivery, fate_problems, local_outgoing, make_site,
-    outgoing_problems, play)
+    Mail,
+    Run,
+    check_on_file,
+    check_resolved,
+    check_ticks,
+    delivery,
+    fate_problems,
+    local_outgoing,
+    make_site,
+    outgoing_problems,
+    play,
+)
 from tests.hostile.test_hostile_maildir import drop, maildir
 
 

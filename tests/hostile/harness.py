@@ -295,7 +295,7 @@ def quarantined_texts(root: Path, extra: Iterable[bytes] = ()) -> list[bytes]:
 def is_quarantined(mail: Mail, key: str | None, texts: list[bytes]) -> bool:
     raw = mail.raw.replace(b"\r\n", b"\n")
     marks = [m.encode() for m in (key, message_id_of(mail.raw)) if m]
-    return any(raw and raw in text.replace(b"\r\n", b"\n") or any(mark in text for mark in marks) for text in texts)
+    return any((raw and raw in text.replace(b"\r\n", b"\n")) or any(mark in text for mark in marks) for text in texts)
 
 
 MUST_ANSWER: tuple[str, ...] = ()

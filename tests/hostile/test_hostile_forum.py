@@ -18,8 +18,22 @@ from pbem.store import read_toml, write_toml
 from tests.forum.discourse_server import serving
 from tests.hostile.discourse_faults import FaultyServer, FaultyState
 from tests.hostile.harness import (
-    ALL_SECRETS, Mail, Run, after_deadline, before_deadline, check_on_file, check_resolved, check_ticks, corpus_mails,
-    delivery, head_of, local_outgoing, make_site, outgoing_problems, report)
+    ALL_SECRETS,
+    Mail,
+    Run,
+    after_deadline,
+    before_deadline,
+    check_on_file,
+    check_resolved,
+    check_ticks,
+    corpus_mails,
+    delivery,
+    head_of,
+    local_outgoing,
+    make_site,
+    outgoing_problems,
+    report,
+)
 from tests.hostile.test_hostile_maildir import drop
 
 API_KEY = "k" * 64

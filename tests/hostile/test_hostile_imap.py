@@ -15,8 +15,20 @@ import tomli_w
 
 from pbem.mail.connection import forget_unreachable
 from tests.hostile.harness import (
-    Mail, Outgoing, Run, check_on_file, check_resolved, check_ticks, delivery, fate_problems, local_outgoing,
-    make_site, outgoing_problems, play, report)
+    Mail,
+    Outgoing,
+    Run,
+    check_on_file,
+    check_resolved,
+    check_ticks,
+    delivery,
+    fate_problems,
+    local_outgoing,
+    make_site,
+    outgoing_problems,
+    play,
+    report,
+)
 from tests.hostile.servers import PASSWORD, AclDovecot, Sink
 
 ENV = "PBEM_HOSTILE_PASSWORD"

@@ -11,8 +11,19 @@ from typing import Any
 import pytest
 
 from tests.hostile.harness import (
-    Mail, Run, check_on_file, check_resolved, check_ticks, delivery, fate_problems, local_outgoing, make_site,
-    outgoing_problems, play, report)
+    Mail,
+    Run,
+    check_on_file,
+    check_resolved,
+    check_ticks,
+    delivery,
+    fate_problems,
+    local_outgoing,
+    make_site,
+    outgoing_problems,
+    play,
+    report,
+)
 
 
 def drop(root: Path, mails: list[Mail]) -> None:

@@ -171,7 +171,7 @@ class Season:
         self._camp = None
         try:
             tick(self.root / "campaigns", self.now, log=log)
-        except Exception as exc:  # noqa: BLE001 - the invariant is that nothing escapes the tick
+        except Exception as exc:
             raise AssertionError(f"{self.where()}: the tick raised {exc!r}; log: {log.lines}") from exc
         self.tick_logs.append(log)
         self._camp = None

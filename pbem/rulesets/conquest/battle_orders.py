@@ -130,7 +130,7 @@ def parse_setup_line(state: ConquestState, player: str, line: str, rules: RuleBo
 
 def _in_team(state: ConquestState, player: str, battle_id: str) -> bool:
     battle = state.round.battle(battle_id)
-    return bool(battle) and battle.team_side(battle.side_of(player))   # type: ignore[union-attr]
+    return bool(battle) and battle.team_side(battle.side_of(player))   # type: ignore[union-attr]  # `battle` checked on the left
 
 
 def format_setup(order: SetupOrder) -> str:

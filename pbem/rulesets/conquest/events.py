@@ -42,7 +42,7 @@ def taken_by_others(state: ConquestState, player: str, rules: RuleBook) -> set[s
     """Events others took within the uniqueness scope (COC-EVT-3)."""
     picks = {(e.player, e.event) for e in state.round.events}
     if rules["events.unique_scope"] == "campaign":
-        picks |= {tuple(x.split(":", 1)) for x in state.events_taken}  # type: ignore[misc]
+        picks |= {(who, event) for who, _, event in (x.partition(":") for x in state.events_taken)}
     return {ev for who, ev in picks if who != player}
 
 

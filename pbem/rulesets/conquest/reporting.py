@@ -190,7 +190,7 @@ def _tile_text(state: ConquestState, gmap: HexMap, tile: str) -> str:
     if gmap.tiles[tile].objective:
         extra.append(gmap.tiles[tile].objective.replace("_", " "))
     if state.siege_at(tile):
-        extra.append(f"besieged, fortification held by {state.empires[state.siege_at(tile).defender].name}")  # type: ignore[union-attr]
+        extra.append(f"besieged, fortification held by {state.empires[state.siege_at(tile).defender].name}")  # type: ignore[union-attr]  # a besieged tile has its siege
     return gmap.label(tile) + (f" ({', '.join(extra)})" if extra else "")
 
 

@@ -204,7 +204,7 @@ def gm_alerts(state: ConquestState) -> list[str]:
     """What the GM must rule on before the round can go on."""
     out = []
     for ident in state.round.disputed:
-        lines = [battle_orders.format_result(r, state.round.battle(ident))   # type: ignore[arg-type]
+        lines = [battle_orders.format_result(r, state.round.battle(ident))   # type: ignore[arg-type]  # a disputed id names a battle of the round
                  + f" (from {state.empires[r.reporter].name})"
                  for r in state.round.reports if r.battle == ident and r.reporter in state.empires]
         shown = "; ".join(lines) or "no report"

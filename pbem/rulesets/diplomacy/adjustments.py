@@ -11,7 +11,7 @@ alphabetically by province name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.accept import own_unit, parse_all
@@ -151,7 +151,7 @@ def _all_neighbours(board: Board, prov: str) -> set[str]:
     return out
 
 
-def _distances(board: Board, sources: Iterable[str], neighbours) -> dict[str, int]:  # type: ignore[no-untyped-def]
+def _distances(board: Board, sources: Iterable[str], neighbours: Callable[[str], Iterable[str]]) -> dict[str, int]:
     dist = {s: 0 for s in sources}
     frontier = list(dist)
     while frontier:
