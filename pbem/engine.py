@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pbem import turns
@@ -342,7 +343,7 @@ class Guard:
                                           "held": held, "now": self.now})
             outcome.replies = [reply] if self.intake.may_answer(reply, outcome) else []
         for reply in outcome.replies:
-            self.send(f"no reply to {sub.sender}", lambda: build_mail(self.camp, self.ruleset, reply, self.now))
+            self.send(f"no reply to {sub.sender}", partial(build_mail, self.camp, self.ruleset, reply, self.now))
         self.send("the GM was not alerted",
                   lambda: alert_mail(self.camp, self.ruleset, outcome, self.now, key=f"quarantine/{held.id}"))
 

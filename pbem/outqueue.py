@@ -53,7 +53,8 @@ def pending(folder: Path) -> list[Path]:
     return sorted(queue.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)) if queue.exists() else []
 
 
-def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
+def deliver(folder: Path, transport: Transport,
+            after_send: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
     """Send everything queued; returns (sent count, problems). Failed mail stays queued.
     after_send(file name) runs between the hand-over and the note in sent.txt (a test seam)."""
     sent, problems = 0, list[str]()

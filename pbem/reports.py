@@ -96,7 +96,7 @@ def render(system: str, template: str, context: Mapping[str, Any], campaign_fold
         return _render(environment(system), template, context)
     try:
         return _render(environment(system, str(overrides)), template, context)
-    except Exception as exc:      # the GM's template, not pbem's code: whatever it raises, fall back
+    except Exception as exc:  # noqa: BLE001  # the GM's template, not pbem's code: whatever it raises, fall back
         text = _render(environment(system), template, context)
         if not isinstance(exc, (TemplateSyntaxError, UnicodeDecodeError)):    # check_overrides names those
             met = _met.setdefault(str(overrides), [])

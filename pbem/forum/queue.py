@@ -90,7 +90,8 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
         if path.with_suffix(".png").exists():
             os.replace(path.with_suffix(".png"), sent / path.with_suffix(".png").name)
         last = max([last, *(post.number for post in posts if not post.pending)])
-        write_toml(record, {"post": last}, header="# The thread's last post pbem published: later ones are searched for a key.")
+        write_toml(record, {"post": last},
+                   header="# The thread's last post pbem published: later ones are searched for a key.")
         done.append(item["key"])
     return Published(done, problems, held)
 

@@ -159,7 +159,8 @@ class Ruleset(Generic[S, M]):
     aliases: tuple[str, ...] = ()
     templates = "common"
     default_map = ""                                        # the map `pbem new` uses without --map
-    windows: Mapping[str, str] = {"orders": "7d"}           # schedule windows the stages use, with lengths for `pbem new`
+    windows: Mapping[str, str] = {"orders": "7d"}
+    """Schedule windows the stages use, with the lengths `pbem new` writes."""
     player_fields: Mapping[str, PlayerField] = {}
     """Per-player settings of this system (`pbem new --player ...,home=3`), read as `Player.extras`."""
 
@@ -343,7 +344,8 @@ class Ruleset(Generic[S, M]):
 
     def end(self, ctx: Context, reason: str) -> Resolution:
         """The GM ends the campaign (`FINISH` by mail, `pbem end` on the command line; a bare `END`
-        line is the envelope's end of orders): the game as it stands, marked over, and a final public report to every player and the GM. Override to end in the rules' own terms."""
+        line is the envelope's end of orders): the game as it stands, marked over, and a final public
+        report to every player and the GM. Override to end in the rules' own terms."""
         stage = self.stage(ctx)
         if stage.over:
             raise ValueError("the campaign is already over")
