@@ -40,15 +40,16 @@ import tomli_w
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbem.rulesets.diplomacy import (
+# bench/ is run as a script, so the project root must be on sys.path before pbem is imported.
+from pbem.rulesets.diplomacy import (  # noqa: E402
     Board,
     PhaseResult,
     Unit,
     adjudicate_movement,
     standard_board,
 )
-from pbem.rulesets.diplomacy.board import board_from_data, province_of
-from pbem.rulesets.diplomacy.orders import Order, Support
+from pbem.rulesets.diplomacy.board import board_from_data, province_of  # noqa: E402
+from pbem.rulesets.diplomacy.orders import Order, Support  # noqa: E402
 
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 Phase = tuple[list[Unit], list[tuple[str, str]]]
@@ -98,7 +99,9 @@ def _add_convoys(board: Board, at: dict[str, Unit], plan: dict[str, tuple[str, s
             plan[fleet.province] = ("convoy", f"{army}-{dst}")
 
 
-def _order_text(board: Board, u: Unit, at: dict[str, Unit], plan: dict[str, tuple[str, str]], rng: random.Random) -> str:
+def _order_text(
+    board: Board, u: Unit, at: dict[str, Unit], plan: dict[str, tuple[str, str]], rng: random.Random
+) -> str:
     verb, arg = plan[u.province]
     if verb == "move":
         return f"{u.kind} {u.loc} - {arg}"
@@ -119,7 +122,9 @@ def _support(board: Board, u: Unit, at: dict[str, Unit], plan: dict[str, tuple[s
         verb, arg = plan[p]
         aim = province_of(arg) if verb == "move" else p
         if aim != u.province and board.can_reach(u.kind, u.loc, aim):
-            options.append(f"{u.kind} {u.loc} S {other.kind} {other.loc}" + (f" - {province_of(arg)}" if verb == "move" else ""))
+            options.append(
+                f"{u.kind} {u.loc} S {other.kind} {other.loc}" + (f" - {province_of(arg)}" if verb == "move" else "")
+            )
     return rng.choice(sorted(options)) if options else ""
 
 
@@ -224,7 +229,9 @@ def compare(n: int, seed: int, rounds: int = 3) -> list[Phase]:
     for _ in range(n):
         units = random_units(board, rng)
         phases.append((units, random_orders(board, units, rng)))
-    pbem = lambda units, orders: time_pbem(board, units, orders)
+    def pbem(units: list[Unit], orders: list[tuple[str, str]]) -> tuple[float, Any]:
+        return time_pbem(board, units, orders)
+
     medians: dict[str, list[float]] = {"cold": [], "filling": [], "warm": [], "mila": []}
     for _ in range(rounds):
         cold = series(lambda units, orders: time_pbem_cold(board, units, orders), phases)
@@ -235,7 +242,7 @@ def compare(n: int, seed: int, rounds: int = 3) -> list[Phase]:
         for key, runs in (("cold", cold), ("filling", filling), ("warm", warm), ("mila", games)):
             medians[key].append(statistics.median(t for t, _ in runs) * 1000)
     best = {key: min(values) for key, values in medians.items()}
-    differ = [i for i, ((_, r), (_, g)) in enumerate(zip(warm, games)) if not same_outcome(r, g)]
+    differ = [i for i, ((_, r), (_, g)) in enumerate(zip(warm, games, strict=True)) if not same_outcome(r, g)]
     print(f"Standard map, {n} random movement phases (seed {seed}), 20-34 units each;"
           f" lowest median of {rounds} rounds")
     print(f"  {'engine':<52}{'median ms/phase':>16}{'ratio':>9}")

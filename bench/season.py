@@ -46,7 +46,9 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="the short seasons of the normal test suite")
     args = parser.parse_args()
-    results = [one(system, seed, args.quick) for system in args.systems for seed in range(args.first, args.first + args.seeds)]
+    results = [
+        one(system, seed, args.quick) for system in args.systems for seed in range(args.first, args.first + args.seeds)
+    ]
     print(f"{results.count(True)} of {len(results)} seasons ok")
     return 0 if all(results) else 1
 
