@@ -229,6 +229,7 @@ def compare(n: int, seed: int, rounds: int = 3) -> list[Phase]:
     for _ in range(n):
         units = random_units(board, rng)
         phases.append((units, random_orders(board, units, rng)))
+
     def pbem(units: list[Unit], orders: list[tuple[str, str]]) -> tuple[float, Any]:
         return time_pbem(board, units, orders)
 

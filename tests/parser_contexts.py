@@ -117,7 +117,8 @@ def diplomacy(root: Path) -> dict[str, Parser]:
 
 
 def every_parser(root: Path) -> dict[str, Parser]:
-    made: dict[str, Mapping[str, Parser]] = {"daemon_rift": daemon_rift(root / "dr"), "conquest": conquest(root / "coc"),
+    made: dict[str, Mapping[str, Parser]] = {"daemon_rift": daemon_rift(root / "dr"),
+                                             "conquest": conquest(root / "coc"),
                                              "diplomacy": diplomacy(root / "dip")}
     return {f"{system} {name}": parser for system, parsers in made.items() for name, parser in parsers.items()}
 

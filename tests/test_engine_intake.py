@@ -146,7 +146,8 @@ def test_password_change_is_stored_with_scrypt_and_never_echoed(camp: Campaign) 
     assert credentials.check("my-own-secret-42", camp.auth["secrets"]["red"])
 
 
-def test_turn_resolves_early_when_all_submitted_and_dice_verify(camp: Campaign, capsys: pytest.CaptureFixture[str]) -> None:
+def test_turn_resolves_early_when_all_submitted_and_dice_verify(
+        camp: Campaign, capsys: pytest.CaptureFixture[str]) -> None:
     put(camp, "m1", RED + "R-1 M T25\n")
     put(camp, "m2", f"PLAYER blue {SECRETS['blue']}\nB-1 M T27\n", sender="Bob <bob@test.localhost>")
     camp = run(camp)

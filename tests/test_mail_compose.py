@@ -185,8 +185,10 @@ def test_open_transport(tmp_path: Path) -> None:
 
 
 def test_a_sender_name_with_a_colon_is_quoted_so_it_is_not_read_as_a_group() -> None:
-    mail = OutgoingMail(key="k", to=("red@example.org",), subject="s", markdown="x", sender="Daemon Rift: rift <rift@x.org>")
-    msg = message_from_bytes(compose(mail, campaign="rift", domain="x.org", date=WHEN).as_bytes(), policy=policy.default)
+    mail = OutgoingMail(key="k", to=("red@example.org",), subject="s", markdown="x",
+                        sender="Daemon Rift: rift <rift@x.org>")
+    msg = message_from_bytes(compose(mail, campaign="rift", domain="x.org", date=WHEN).as_bytes(),
+                             policy=policy.default)
     [sender] = msg["From"].addresses
     assert (sender.display_name, sender.addr_spec) == ("Daemon Rift: rift", "rift@x.org")
 
@@ -255,7 +257,8 @@ def test_lone_surrogates_from_utf7_become_replacement_characters() -> None:
 
 
 def test_nul_in_an_incoming_header_never_reaches_the_reply() -> None:
-    raw = b"From: red@example.org\r\nSubject: a\x00b =?utf-8?q?c=00d?=\r\nMessage-ID: <n\x00ul@example.org>\r\n\r\nx\x00y\r\n"
+    raw = (b"From: red@example.org\r\nSubject: a\x00b =?utf-8?q?c=00d?=\r\n"
+           b"Message-ID: <n\x00ul@example.org>\r\n\r\nx\x00y\r\n")
     data = serialised(reply_to(raw))
     assert b"\x00" not in data and b"=00" not in data
     back = message_from_bytes(data, policy=policy.default)
@@ -311,7 +314,7 @@ def test_autolinks_in_player_text_stay_text() -> None:
 
 @pytest.mark.parametrize("to", [(), ("",), ("Bob <>",), ("undisclosed-recipients:;",)])
 def test_a_mail_without_a_usable_recipient_is_refused_in_one_line(to: tuple[str, ...]) -> None:
-    with pytest.raises(ValueError, match="^mail 'turn-3/report/red' has no recipients with a usable address$"):
+    with pytest.raises(ValueError, match=r"^mail 'turn-3/report/red' has no recipients with a usable address$"):
         build(dataclasses.replace(REPORT, to=to))
 
 

@@ -36,7 +36,8 @@ charsets = st.sampled_from(["utf-8", "utf-7", "unicode_escape", "raw_unicode_esc
 def encoded_words(draw: st.DrawFn) -> str:
     """An RFC 2047 encoded word with any charset and payload, well-formed or not."""
     charset = draw(charsets)
-    data = draw(st.binary(max_size=30) | st.text(hostile_chars, max_size=20).map(lambda t: t.encode("utf-8", "surrogatepass")))
+    data = draw(st.binary(max_size=30)
+                | st.text(hostile_chars, max_size=20).map(lambda t: t.encode("utf-8", "surrogatepass")))
     if draw(st.booleans()):
         return f"=?{charset}?B?{base64.b64encode(data).decode()}?="
     return f"=?{charset}?Q?{quopri.encodestring(data, header=True).decode('ascii', 'replace')}?="
@@ -62,7 +63,8 @@ def bodies(draw: st.DrawFn, depth: int = 0) -> bytes:
     data = text.encode(charset if charset in ("utf-7", "utf-16", "latin-1") else "utf-8", "surrogatepass"
                        if charset not in ("utf-7", "latin-1", "utf-16") else "replace")
     cte = draw(st.sampled_from(["7bit", "8bit", "base64", "quoted-printable", "x-bogus"]))
-    payload = base64.encodebytes(data) if cte == "base64" else quopri.encodestring(data) if cte == "quoted-printable" else data
+    payload = (base64.encodebytes(data) if cte == "base64"
+               else quopri.encodestring(data) if cte == "quoted-printable" else data)
     kind = draw(st.sampled_from(["text/plain", "text/html", "application/octet-stream", "multipart/alternative"]))
     return (f"Content-Type: {kind}; charset={charset}\r\nContent-Transfer-Encoding: {cte}\r\n\r\n".encode()
             + payload)

@@ -98,7 +98,7 @@ def test_eml_mark_done_moves_to_processed_and_is_idempotent(tmp_path: Path) -> N
 
 
 def test_eml_mark_done_refuses_paths(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="not an .eml file name"):
+    with pytest.raises(ValueError, match=r"not an \.eml file name"):
         EmlFolderInbox(tmp_path).mark_done("../campaign.toml")
 
 

@@ -25,7 +25,9 @@ LOCKED = [PairBattle(1, ["B", "R"]), PairBattle(2, ["B", "R"])]
 
 def test_dr_bat_1_g_5_battles_and_rolloffs_numbered_together_by_territory() -> None:
     turn = one_battle({"R-1": "T5", "B-1": "T6", "R-2": "T1", "B-D1": "T2"}, {"R-1": "M T6", "R-2": "M T2"}, dice=[4])
-    assert [(b.number, b.territory, b.kind) for b in turn.movement.battles] == [(1, "T2", "rolloff"), (2, "T6", "tabletop")]
+    assert [(b.number, b.territory, b.kind) for b in turn.movement.battles] == [
+        (1, "T2", "rolloff"), (2, "T6", "tabletop")
+    ]
     assert [b.number for b in turn.movement.pending] == [2]
 
 
@@ -131,7 +133,8 @@ def test_g_4_same_turn_battles_do_not_count_as_since() -> None:
 
 def test_dr_rol_8_standing_request_and_window_two_request() -> None:
     fought = [PairBattle(1, ["B", "R"]), PairBattle(2, ["B", "R"]), PairBattle(2, ["G", "R"]),
-              PairBattle(2, ["B", "G"]), PairBattle(3, ["B", "R"]), PairBattle(4, ["G", "R"]), PairBattle(4, ["B", "G"])]
+              PairBattle(2, ["B", "G"]), PairBattle(3, ["B", "R"]), PairBattle(4, ["G", "R"]),
+              PairBattle(4, ["B", "G"])]
     turn = one_battle({"R-1": "T5", "B-1": "T6"}, {"R-1": "M T6"}, fought=fought, turn=5, rolloff={"R": ["B"]},
                       dice=[2])
     assert turn.movement.battles[0].why == "standing request by Red"
@@ -189,9 +192,11 @@ def test_dr_home_9_dr_home_10_swap_battle_has_no_home_side() -> None:
     ("swamp", (4, 6), {"water": 1, "woods": 2}),
     ("mountain", (6, 6), {"hills": 4, "multi_level_hills": 2}),
 ])
-def test_dr_ter_1_dr_ter_2_dr_ter_3_dr_ter_4_dr_ter_5_dr_ter_6_dr_ter_11_terrain_by_type(terrain: str, pieces: tuple[int, int],
-                                                        required: dict[str, int]) -> None:
-    turn = one_battle({"R-1": "T4", "B-1": "T6"}, {"R-1": "M T5", "B-1": "M T5"}, gmap=build_map(terrain={"T5": terrain}))
+def test_dr_ter_1_dr_ter_2_dr_ter_3_dr_ter_4_dr_ter_5_dr_ter_6_dr_ter_11_terrain_by_type(
+        terrain: str, pieces: tuple[int, int], required: dict[str, int]) -> None:
+    turn = one_battle(
+        {"R-1": "T4", "B-1": "T6"}, {"R-1": "M T5", "B-1": "M T5"}, gmap=build_map(terrain={"T5": terrain})
+    )
     battle = turn.movement.battles[0]
     assert (battle.terrain, (battle.pieces_min, battle.pieces_max), battle.required, battle.river) == (
         terrain, pieces, required, False)

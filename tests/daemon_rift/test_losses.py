@@ -53,7 +53,8 @@ def test_dr_los_1_sheet_line_gives_kind_size_killed_fled_half_wounds_and_casualt
 def test_dr_los_1_sheet_line_that_cannot_be_true_is_refused() -> None:
     r = roster(SC11)
     for text, reason in [("U9 lost 1", "unknown entry"), ("U1 lost 30", "more than"), ("U1 left 1", "`left`"),
-                         ("C1 half", "single model"), ("U1 lost two", "needs a number"), ("U1 smashed", "unknown word")]:
+                         ("C1 half", "single model"), ("U1 lost two", "needs a number"),
+                         ("U1 smashed", "unknown word")]:
         with pytest.raises(OrderProblem, match=reason):
             parse_line(r, text)
 
@@ -94,7 +95,9 @@ def test_dr_los_4_each_monster_of_a_unit_rolls_its_own_die(rules: RuleBook) -> N
     r = roster("M4 monster 3 Stone Trolls @50 W3")
     out, dice = losses(rules, r, ["M4 lost 2"], [2, 5])
     assert out == ["M4:one of them starts the next battle one wound down", "M4:no effect"]
-    assert [x.purpose.split(",")[0] for x in dice.log] == ["combat loss (monster 1 of 2)", "combat loss (monster 2 of 2)"]
+    assert [x.purpose.split(",")[0] for x in dice.log] == [
+        "combat loss (monster 1 of 2)", "combat loss (monster 2 of 2)"
+    ]
     assert entry(r, "M4").total(WOUNDS) == 1
     r = roster("M4 monster 3 Stone Trolls @50 W3")
     out, dice = losses(rules, r, ["M4 killed"], [1, 3, 6])

@@ -72,7 +72,7 @@ def test_first_n_realms_are_spread_fairly(rift: GameMap, players: int) -> None:
     cycle = edge_cycle(rift)
     slot = len(cycle) // 8
     spots = sorted(cycle.index(rift.homes[str(n)].stronghold) for n in range(1, players + 1))
-    gaps = [(b - a) % len(cycle) for a, b in zip(spots, spots[1:] + spots[:1])]
+    gaps = [(b - a) % len(cycle) for a, b in zip(spots, spots[1:] + spots[:1], strict=True)]
     assert max(gaps) - min(gaps) <= slot
     assert min(gaps) >= slot
     if players == 4:

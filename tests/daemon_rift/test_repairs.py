@@ -125,7 +125,8 @@ def test_dr_rep_1_default_hold_option_and_defensive_tokens(rules: RuleBook) -> N
 
 def test_dr_ord_9_dr_rep_10_repair_plan_is_read_with_the_orders_and_written_back(m1: GameMap, rules: RuleBook) -> None:
     state = state_with(ledger())
-    parsed = parse_orders(state, m1, rules, "R", [(1, "R-1 H"), (2, "REPAIR R-1 3 models Spearmen @10; item C1 15 Talisman"),
+    parsed = parse_orders(state, m1, rules, "R", [(1, "R-1 H"),
+                                                  (2, "REPAIR R-1 3 models Spearmen @10; item C1 15 Talisman"),
                                                   (3, "REPAIR R-1 2 model U9")])
     assert parsed.accepted[1] == (2, "REPAIR R-1 3 model U1 @10; item C1 @15 Talisman")
     assert parsed.problems[0].line_no == 3 and "U9" in parsed.problems[0].reason

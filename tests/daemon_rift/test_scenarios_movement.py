@@ -76,7 +76,9 @@ def test_sc_2_dr_mov_5_dr_sup_1_two_against_one_no_battle_tier_one_retreat() -> 
     assert contest.outcome == "occupied" and contest.winner == "R-1"
     after = turn.results()
     (retreat,) = after.retreats
-    assert (retreat.token, retreat.tier, retreat.options, retreat.choice, retreat.how) == ("B-1", 1, ["T9"], "T9", "single")
+    assert (retreat.token, retreat.tier, retreat.options, retreat.choice, retreat.how) == (
+        "B-1", 1, ["T9"], "T9", "single"
+    )
     facts = turn.finish()
     assert facts.retreated == {"B-1": "T9"} and facts.entered == {"R-1": "T6"}
     assert turn.state.battles_fought == [] and turn.state.factions["R"].defeated == []

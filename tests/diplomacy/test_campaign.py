@@ -131,7 +131,7 @@ def test_bad_player_assignments_are_refused_before_anything_is_written(
 
 
 def test_a_map_without_powers_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="not a Diplomacy map|has no powers"):
+    with pytest.raises(UserError, match=r"not a Diplomacy map|has no powers"):
         create(tmp_path, "dip", "diplomacy", "rift_valley", seven(), "gm@test.localhost", T0)
 
 
@@ -154,7 +154,9 @@ def test_ack_answers_each_line_with_its_kind_of_problem_and_lists_units_without_
     text = ack(camp, "fra", "m1")
     assert "line 2 (invalid)" in text and "did you mean **PAR Paris**" in text
     assert "line 3 (illegal)" in text and "cannot reach MUN" in text
-    assert "line 4 (ambiguous)" in text and "did you mean **NTH North Sea, NAF North Africa, NAO North Atlantic Ocean**" in text
+    assert "line 4 (ambiguous)" in text and (
+        "did you mean **NTH North Sea, NAF North Africa, NAO North Atlantic Ocean**" in text
+    )
     assert "line 6 (illegal)" in text and "belongs to England" in text
     assert "`F BRE - MAO`" in text
     assert "Units without orders (they will hold): A MAR, A PAR." in text

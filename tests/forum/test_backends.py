@@ -133,7 +133,7 @@ def test_discourse_bad_key_is_a_clear_forum_error(discourse: DiscourseServer) ->
 
 def test_discourse_unreachable_server_is_a_forum_error() -> None:
     forum = DiscourseForum("http://127.0.0.1:9", 1, Credentials(API_KEY, BOT), timeout=2)
-    with pytest.raises(ForumError, match="Discourse GET /t/1.json"):
+    with pytest.raises(ForumError, match=r"Discourse GET /t/1\.json"):
         forum.fetch({})
 
 

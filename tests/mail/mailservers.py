@@ -30,7 +30,8 @@ class MailServerMissing(RuntimeError):
 
 
 def check_installed() -> None:
-    missing = [path for path in (DOVECOT, "/usr/lib/dovecot/imap", "/usr/lib/dovecot/lmtp") if not os.access(path, os.X_OK)]
+    missing = [path for path in (DOVECOT, "/usr/lib/dovecot/imap", "/usr/lib/dovecot/lmtp")
+               if not os.access(path, os.X_OK)]
     if missing:
         raise MailServerMissing(
             f"Dovecot is missing ({', '.join(missing)}): run ./scripts/test.sh as root, or "

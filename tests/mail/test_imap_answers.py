@@ -102,7 +102,7 @@ FRAGMENTS = [b"BODY[] NIL", b"BODY[] 42", b'BODY[] "quoted"', b"BODY[] (1 (2) NI
        st.integers(min_value=1, max_value=4))
 def test_any_fetch_answer_yields_the_good_messages_and_never_raises(fragments: list[bytes | None], batch: int) -> None:
     """None stands for a proper BODY[] literal; every other fragment is what the server says instead."""
-    answers = dict(zip(sorted(MAILS), fragments))
+    answers = dict(zip(sorted(MAILS), fragments, strict=True))
     server = FakeImap(MAILS, fetch_item=lambda uid, raw: answers[uid] if answers[uid] is not None
                       else b"BODY[] " + literal(raw))
     with fake_imap(server) as port:

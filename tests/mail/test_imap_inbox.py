@@ -60,7 +60,7 @@ def test_unset_password_variable_and_wrong_password_say_so(dovecot: Dovecot, tmp
     with pytest.raises(MailUnavailable, match=f"{IMAP_ENV} is not set"):
         list(inbox(dovecot, tmp_path).items())
     monkeypatch.setenv(IMAP_ENV, "wrong")
-    with pytest.raises(MailUnavailable, match="AUTHENTICATIONFAILED|Authentication failed"):
+    with pytest.raises(MailUnavailable, match=r"AUTHENTICATIONFAILED|Authentication failed"):
         list(inbox(dovecot, tmp_path).items())
 
 

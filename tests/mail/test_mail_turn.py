@@ -60,7 +60,8 @@ def test_wrong_passwords_are_throttled_and_the_gm_is_told(dovecot: Dovecot, camp
     append(dovecot, *(order_mail("Alice <alice@pbem.test>", "PLAYER red WRONG-SECRET\nR-1 M T25\n") for _ in range(7)))
     camp = pbem_tick(campaign)
     refusals = mailbox(dovecot, "alice@pbem.test")
-    assert len(refusals) == 6 and all("not accepted" in text_of(m) for m in refusals)   # five refusals, then the lock, told once
+    # five refusals, then the lock, told once
+    assert len(refusals) == 6 and all("not accepted" in text_of(m) for m in refusals)
     [alert] = mailbox(dovecot, "gm@pbem.test")
     assert "alice@pbem.test failed to authenticate" in text_of(alert)
     assert not camp.state.get("submissions") and mailbox(dovecot, ORDERS_BOX) == []

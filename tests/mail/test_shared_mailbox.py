@@ -58,7 +58,9 @@ def test_each_message_reaches_the_campaign_its_envelope_names(dovecot: Dovecot, 
            red("CAMPAIGN vale\nR-1 H\n", subject="my orders", message_id="<for-vale@x>"))
     log = run(site)
     rift, vale = Campaign(site / "rift"), Campaign(site / "vale")
-    assert message_ids(rift.state["journal"]) == ["<for-rift@x>"] and message_ids(vale.state["journal"]) == ["<for-vale@x>"]
+    assert message_ids(rift.state["journal"]) == ["<for-rift@x>"] and (
+        message_ids(vale.state["journal"]) == ["<for-vale@x>"]
+    )
     assert rift.state["submissions"]["red"] != vale.state["submissions"]["red"]
     acks = {str(m["In-Reply-To"]): m["From"].addresses[0] for m in mailbox(dovecot, "alice@pbem.test")}
     assert {key: (a.display_name, a.addr_spec) for key, a in acks.items()} == {
@@ -79,7 +81,9 @@ def test_mail_for_no_campaign_is_answered_once_and_marked_done(dovecot: Dovecot,
     assert set(replies) == {"<named@x>", "<untagged@x>"}
     assert "no campaign called **nowhere**" in " ".join(text_of(replies["<named@x>"]).split())
     assert "does not say which campaign" in " ".join(text_of(replies["<untagged@x>"]).split())
-    assert replies["<named@x>"]["Auto-Submitted"] == "auto-replied" and replies["<named@x>"]["From"] == f"pbem <{ORDERS_BOX}>"
+    assert replies["<named@x>"]["Auto-Submitted"] == "auto-replied" and (
+        replies["<named@x>"]["From"] == f"pbem <{ORDERS_BOX}>"
+    )
     assert mailbox(dovecot, ORDERS_BOX) == [] and len(mailbox(dovecot, ORDERS_BOX, "Processed")) == 4
     assert mailbox(dovecot, "gm@pbem.test") == []
     journal = read_toml(site / "postmaster" / "state.toml")["journal"]

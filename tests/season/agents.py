@@ -44,7 +44,8 @@ SCHEDULE = {"timezone": "UTC", "at": "20:00", "reminder": "24h"}
 
 
 def players(rows: list[tuple[str, str, str]], homes: tuple[str, ...] = ()) -> list[NewPlayer]:
-    return [NewPlayer(pid, pid.title(), f"{pid}@players.localhost", faction, prefix, {"home": homes[i]} if homes else {})
+    return [NewPlayer(pid, pid.title(), f"{pid}@players.localhost", faction, prefix,
+                      {"home": homes[i]} if homes else {})
             for i, (pid, faction, prefix) in enumerate(rows)]
 
 

@@ -28,7 +28,8 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import Context, Ruleset, Stage
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
-MAIL_TRANSPORT = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+MAIL_TRANSPORT = {"inbox": {"type": "eml", "path": "../../inbox"},
+                  "outbox": {"type": "maildir", "path": "../../outbox"}}
 SECRET_LINE = re.compile(r"^\s*PLAYER (\S+) (\S+)\s*$", re.MULTILINE)
 
 

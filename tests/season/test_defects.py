@@ -85,7 +85,8 @@ def spring_units(world: Season, pid: str) -> list[Any]:
 
 
 def roll_back(world: Season) -> None:
-    assert pbem_main(["rollback", "season", "--root", str(world.root / "campaigns"), "--now", world.now.isoformat()]) == 0
+    assert pbem_main(["rollback", "season", "--root", str(world.root / "campaigns"),
+                      "--now", world.now.isoformat()]) == 0
     world.rolled_back = True
     world.forget()
 

@@ -157,5 +157,5 @@ def test_round_cap_zero_means_no_cap() -> None:
     from pbem.rulesets.conquest import rules as rulesmod
 
     assert rulesmod.load({})["victory.round_cap"] == 0
-    with pytest.raises(Exception, match="victory.round_cap"):
+    with pytest.raises(Exception, match=r"victory\.round_cap"):
         rulesmod.load({"victory": {"round_cap": -1}})
