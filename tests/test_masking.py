@@ -19,16 +19,20 @@ CHOSEN = "tr0ub4dor&3"
 
 
 def test_generated_secrets_are_found_however_they_are_typed() -> None:
-    mask = SecretMask(f"my secret is k7qd m2xp 4tra 9b2c wz5e\nand {GENERATED}", stored=[credentials.hash_generated(GENERATED)])
+    mask = SecretMask(f"my secret is k7qd m2xp 4tra 9b2c wz5e\nand {GENERATED}",
+                      stored=[credentials.hash_generated(GENERATED)])
     assert mask("quoted: 'K7QDM2XP4TRA9B2CWZ5E', k7qd-m2xp 4tra-9b2c wz5e.") == f"quoted: '{MARK}', {MARK}."
     assert mask("K7QD-M2XP-4TRA-9B2C-WZ5EX stays") == "K7QD-M2XP-4TRA-9B2C-WZ5EX stays"
 
 
 def test_known_and_chosen_secrets_are_masked_as_whole_words() -> None:
-    mask = SecretMask(f"Player: fra {CHOSEN}\nunknown 'words'", known=["carried-1"], stored=[credentials.hash_chosen(CHOSEN)])
+    mask = SecretMask(f"Player: fra {CHOSEN}\nunknown 'words'", known=["carried-1"],
+                      stored=[credentials.hash_chosen(CHOSEN)])
     assert mask(f"no player '{CHOSEN}' and carried-1, carried-12") == f"no player '{MARK}' and {MARK}, carried-12"
     problem = masked([InvalidOrder(f"unknown {CHOSEN!r}", 2, f"x {CHOSEN}")], mask)[0]
-    assert (problem.reason, problem.line, problem.line_no, problem.kind) == (f"unknown '{MARK}'", f"x {MARK}", 2, "invalid")
+    assert (problem.reason, problem.line, problem.line_no, problem.kind) == (
+        f"unknown '{MARK}'", f"x {MARK}", 2, "invalid"
+    )
 
 
 def test_scrypt_checks_are_bounded_per_mail() -> None:
@@ -91,7 +95,8 @@ def test_the_postmaster_does_not_quote_the_envelope_secret_of_mail_for_no_campai
     make_campaign(root, "rift")
     (root / "inbox").mkdir()
     red = SECRETS["red"]
-    (root / "inbox" / "m.eml").write_bytes(f"From: alice@pbem.test\r\nSubject: orders {red}\r\nMessage-ID: <m@x>\r\n\r\n"
+    (root / "inbox" / "m.eml").write_bytes(f"From: alice@pbem.test\r\nSubject: orders {red}\r\n"
+                                           f"Message-ID: <m@x>\r\n\r\n"
                                            f"PLAYER red {red}\r\nR-1 H\r\n".encode())
     tick(root, datetime(2026, 11, 23, 10, 0, tzinfo=UTC))
     [answer] = [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in root.rglob("new/*")]

@@ -100,7 +100,9 @@ def test_the_ack_names_the_long_line_and_takes_the_others(tmp_path: Path) -> Non
     assert time.perf_counter() - started < 10
     [ack] = dr.outbox(camp, "alice")
     text = dr.body(ack)
-    assert "line 2 (invalid): `R-1 M T5" in text and "the line is 3,005 characters long; order lines are limited to 200" in text
+    assert "line 2 (invalid): `R-1 M T5" in text and (
+        "the line is 3,005 characters long; order lines are limited to 200" in text
+    )
     assert "R-1 M T24" in text.split("Not accepted")[0]
 
 

@@ -31,7 +31,9 @@ def test_gm_replaces_a_player_by_mail_and_only_the_new_player_learns_the_secret(
     put(camp, "g1", GM + "REPLACE red carol@test.localhost Carol Jones\n", sender="GM <gm@test.localhost>")
     camp = run(camp)
     player = camp.settings.player("red")
-    assert player is not None and (player.email, player.name, player.faction) == ("carol@test.localhost", "Carol Jones", "R")
+    assert player is not None and (
+        (player.email, player.name, player.faction) == ("carol@test.localhost", "Carol Jones", "R")
+    )
     [welcome] = outbox(camp, "carol")
     secret = _secret(body(welcome))
     [ack] = [m for m in outbox(camp, "gm@") if m["In-Reply-To"] == "<g1@test.localhost>"]

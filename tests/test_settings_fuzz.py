@@ -41,7 +41,8 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
 CASES = st.sampled_from([(file, key) for file, keys in KEYS.items() for key in keys])
 
 
-@settings(derandomize=True, max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(derandomize=True, max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=CASES, value=VALUES)
 def test_any_value_at_any_key_loads_or_is_one_settings_error_line(tmp_path: Path, case: tuple[str, str],
                                                                    value: Any) -> None:

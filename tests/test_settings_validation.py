@@ -61,8 +61,8 @@ CAMPAIGN_CASES = [
     ("schedule.timezone", "Mars/Olympus", "schedule.timezone: found 'Mars/Olympus'; expected a time zone"),
     ("schedule.at", "8pm", "schedule.at: found '8pm'; expected a local time like \"20:00\""),
     ("gm", "x", "gm: found 'x'; expected a table"),
-    ("gm.email", "gm@test.localhost\r\nBcc: x@evil.example", "gm.email: 'gm@test.localhost\\r\\nBcc: x@evil.ex...' holds "
-     "the control character U+000D; remove it"),
+    ("gm.email", "gm@test.localhost\r\nBcc: x@evil.example",
+     "gm.email: 'gm@test.localhost\\r\\nBcc: x@evil.ex...' holds the control character U+000D; remove it"),
     ("players", 5, "players: found 5; expected [[players]] tables"),
     ("players.0.secret", "hunter2", "players[0].secret: found 'hunter2'; expected a stored hash"),
     ("players.0.name", ["Ann"], "players[0].name: found a list; expected text"),
@@ -114,14 +114,16 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
 
 
 STATE_CASES = [
-    ("state.toml", "stage.deadline", "soon", "stage.deadline: found 'soon'; expected a time like 2026-11-28T20:00:00+00:00"),
+    ("state.toml", "stage.deadline", "soon",
+     "stage.deadline: found 'soon'; expected a time like 2026-11-28T20:00:00+00:00"),
     ("state.toml", "stage.turn", "x", "stage.turn: found 'x'; expected a whole number of at least 0"),
     ("state.toml", "stage.paused", "yes", "stage.paused: found 'yes'; expected true or false"),
     ("state.toml", "stage", 3, "stage: found 3; expected a table"),
     ("state.toml", "journal", 5, "journal: found 5; expected a table"),
     ("state.toml", "submissions", "x", "submissions: found 'x'; expected a table"),
     ("state.toml", "submissions.red", "R-1 M T25", "submissions.red: found 'R-1 M T25'; expected a table"),
-    ("state.toml", "submissions.red.receipt", "abc", "submissions.red.payload: missing; expected a table of the orders"),
+    ("state.toml", "submissions.red.receipt", "abc",
+     "submissions.red.payload: missing; expected a table of the orders"),
     ("state.toml", "replies.ann@localhost", ["yesterday"], "replies.ann@localhost[0]: found 'yesterday'"),
     ("state.toml", "game", [], "game: found a list; expected a table"),
     ("auth.toml", "secrets", "x", "secrets: found 'x'; expected a table"),
@@ -223,7 +225,8 @@ def test_an_unreadable_state_or_unwritable_folder_is_one_line_and_the_tick_goes_
     assert "red" in Campaign(healthy.folder).state["submissions"]
 
 
-def test_a_command_meeting_a_broken_campaign_ends_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_command_meeting_a_broken_campaign_ends_with_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     camp = dr_campaign(tmp_path)
     put_file = camp.folder / "campaign.toml"
     put_file.write_text(put_file.read_text().replace('name = "rift"', 'name = "rift"\nmax_mail_bytes = "abc"', 1))

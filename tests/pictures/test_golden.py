@@ -1,5 +1,5 @@
 """Each rule system's picture pinned as a golden SVG and diffed. After a deliberate change to the
-drawing, write them again with `PBEM_GOLDEN_UPDATE=1 python3 -m pytest tests/pictures/test_golden.py`
+drawing, write them again with `PBEM_UPDATE_GOLDEN=1 python3 -m pytest tests/pictures/test_golden.py`
 and read the diff before committing."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_picture_matches_its_golden_svg(system: str) -> None:
     make_map, make_scene = SYSTEMS[system]
     svg = draw(make_map(), make_scene())
     path = GOLDEN / f"{system}.svg"
-    if os.environ.get("PBEM_GOLDEN_UPDATE") == "1":
+    if os.environ.get("PBEM_UPDATE_GOLDEN") == "1":
         path.write_text(svg, encoding="utf-8")
     golden = path.read_text(encoding="utf-8")
     if svg != golden:
