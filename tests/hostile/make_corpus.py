@@ -101,8 +101,10 @@ def lone_surrogates() -> Mails:
         yield f"surrogate-subject-{charset}", mail(MALLORY, f"[rift] {word}", GREY + "G-1 H\n",
                                                    name=f"surrogate-subject-{charset}")
         yield f"surrogate-body-{charset}", mail(MALLORY, "[rift] orders", GREY.encode() + bodies[charset],
-                                                ctype=f'text/plain; charset="{charset}"', name=f"surrogate-body-{charset}")
-    yield "surrogate-body-utf-7-prose", mail(MALLORY, "[rift] orders", GREY.encode() + b"G-1 H\nGreetings +2AA- friend\n",
+                                                ctype=f'text/plain; charset="{charset}"',
+                                                name=f"surrogate-body-{charset}")
+    yield "surrogate-body-utf-7-prose", mail(MALLORY, "[rift] orders",
+                                             GREY.encode() + b"G-1 H\nGreetings +2AA- friend\n",
                                              ctype='text/plain; charset="utf-7"', name="surrogate-body-prose")
     yield "surrogate-from-utf-7", mail("=?utf-7?Q?+2AA-?= <mallory@players.test>", "[rift] orders",
                                        GREY + "G-1 H\n", name="surrogate-from")
@@ -136,7 +138,8 @@ def deep_nesting() -> Mails:
 def campaign_lines() -> Mails:
     yield "campaign-line-after-envelope", mail(MALLORY, "[rift] orders", GREY + "Campaign going well so far\nG-1 H\n",
                                                name="campaign-after")
-    yield "campaign-line-before-envelope", mail(MALLORY, "[rift] orders", "Campaign going well so far\n" + GREY + "G-1 H\n",
+    yield "campaign-line-before-envelope", mail(MALLORY, "[rift] orders",
+                                                "Campaign going well so far\n" + GREY + "G-1 H\n",
                                                 name="campaign-before")
     yield "campaign-line-other-campaign", mail(MALLORY, "[rift] orders", GREY + "G-1 H\nCAMPAIGN vale\n",
                                                name="campaign-other")
@@ -186,13 +189,16 @@ def markdown_phishing() -> Mails:
 
 
 def secrets_outside_envelope() -> Mails:
-    yield "secret-outside-player-colon", mail(MALLORY, "[rift] orders", GREY + f"Player: grey {SECRETS['grey']}\nG-1 H\n",
+    yield "secret-outside-player-colon", mail(MALLORY, "[rift] orders",
+                                              GREY + f"Player: grey {SECRETS['grey']}\nG-1 H\n",
                                               name="secret-colon")
-    yield "secret-outside-my-secret-is", mail(MALLORY, "[rift] orders", GREY + f"G-1 H\nmy secret is {SECRETS['grey']}\n",
+    yield "secret-outside-my-secret-is", mail(MALLORY, "[rift] orders",
+                                              GREY + f"G-1 H\nmy secret is {SECRETS['grey']}\n",
                                               name="secret-is")
     yield "secret-outside-other-player", mail(MALLORY, "[rift] orders",
                                               GREY + f"G-1 H\nAlice's secret is {SECRETS['red']}\n", name="secret-red")
-    yield "secret-outside-gm-replace", mail(GM, "[rift] admin", f"GM {SECRETS['gm']}\nREPLACE {SECRETS['gm']} x@y.test\n",
+    yield "secret-outside-gm-replace", mail(GM, "[rift] admin",
+                                            f"GM {SECRETS['gm']}\nREPLACE {SECRETS['gm']} x@y.test\n",
                                             name="secret-gm")
     yield "secret-outside-no-envelope", mail(MALLORY, "[rift] orders", f"G-1 H\nPlayer: grey {SECRETS['grey']}\n",
                                              name="secret-noenv")
@@ -214,7 +220,8 @@ def message_ids() -> Mails:
 def no_sender() -> Mails:
     yield "no-sender-missing", mail(None, "[rift] orders", GREY + "G-1 H\n", name="no-from")
     yield "no-sender-empty", mail("", "[rift] orders", GREY + "G-1 H\n", name="empty-from")
-    yield "no-sender-group-empty", mail("undisclosed-recipients:;", "[rift] orders", GREY + "G-1 H\n", name="group-empty")
+    yield "no-sender-group-empty", mail("undisclosed-recipients:;", "[rift] orders", GREY + "G-1 H\n",
+                                        name="group-empty")
     yield "no-sender-group-members", mail("Players: mallory@players.test, eve@outside.test;", "[rift] orders",
                                           GREY + "G-1 H\n", name="group-members")
     yield "no-sender-name-only", mail("Mallory", "[rift] orders", GREY + "G-1 H\n", name="name-only")
@@ -229,7 +236,8 @@ def reused_ids() -> Mails:
 
 def forged_senders() -> Mails:
     for n in range(1, 4):
-        yield f"forged-sender-wrong-secret-{n}", mail(ALICE, "[rift] orders", f"PLAYER red WRONG-SECRET-{n}\nR-1 M T8\n",
+        yield f"forged-sender-wrong-secret-{n}", mail(ALICE, "[rift] orders",
+                                                      f"PLAYER red WRONG-SECRET-{n}\nR-1 M T8\n",
                                                       name=f"forged-red-{n}")
     yield "forged-sender-stranger-signs-red", mail("Alice <eve@outside.test>", "[rift] orders",
                                                    f"PLAYER red {SECRETS['grey']}\nR-1 H\n", name="forged-stranger")
@@ -241,7 +249,8 @@ def machines() -> Mails:
     report = ("--rep\r\nContent-Type: text/plain\r\n\r\nDelivery failed.\r\n--rep\r\n"
               "Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.test\r\n\r\n"
               "Final-Recipient: rfc822; x@outside.test\r\nAction: failed\r\nStatus: 5.1.1\r\n--rep--\r\n")
-    yield "auto-bounce", mail("Mail Delivery System <MAILER-DAEMON@mx.outside.test>", "Undelivered Mail", report.encode(),
+    yield "auto-bounce", mail("Mail Delivery System <MAILER-DAEMON@mx.outside.test>", "Undelivered Mail",
+                              report.encode(),
                               ctype='multipart/report; report-type=delivery-status; boundary="rep"', name="bounce")
     yield "auto-vacation", mail(MALLORY, "Re: [rift] orders", "I am away.\n", name="vacation",
                                 headers="Auto-Submitted: auto-replied")
@@ -263,13 +272,16 @@ def broken_mime() -> Mails:
     signed = GREY + "G-1 H\n"
     yield "broken-mime-boundary", mail(MALLORY, "[rift] orders", f"--wrong\n\n{signed}--wrong--\n",
                                        ctype='multipart/mixed; boundary="b"', name="broken-boundary")
-    yield "broken-mime-no-boundary", mail(MALLORY, "[rift] orders", signed, ctype="multipart/alternative", name="no-boundary")
+    yield "broken-mime-no-boundary", mail(MALLORY, "[rift] orders", signed, ctype="multipart/alternative",
+                                          name="no-boundary")
     yield "broken-mime-base64", mail(MALLORY, "[rift] orders", b"PLAYER*grey!!!===\n\x00\xff",
                                      headers="Content-Transfer-Encoding: base64", name="bad-base64")
     yield "broken-mime-unknown-charset", mail(MALLORY, "[rift] orders", signed.encode() + b"caf\xe9\n",
                                               ctype='text/plain; charset="x-klingon"', name="klingon")
-    yield "broken-mime-unknown-charset-header", mail(MALLORY, "[rift] =?x-klingon?q?qapla=E9?=", signed, name="klingon-h")
-    yield "broken-mime-garbage-body", mail(MALLORY, "[rift] orders", signed.encode() + garbage("body", 3000), name="noise")
+    yield "broken-mime-unknown-charset-header", mail(MALLORY, "[rift] =?x-klingon?q?qapla=E9?=", signed,
+                                                     name="klingon-h")
+    yield "broken-mime-garbage-body", mail(MALLORY, "[rift] orders", signed.encode() + garbage("body", 3000),
+                                           name="noise")
     yield "broken-mime-garbage-headers", mail(MALLORY, "[rift] \udcff\udcfe\udc80orders", signed,
                                               name="noise-h", headers="X-Noise: \udcff\udcfe")
     yield "broken-mime-bad-qp", mail(MALLORY, "[rift] orders", signed + "G-1 =ZZ=\n=",
