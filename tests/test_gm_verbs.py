@@ -4,6 +4,7 @@ those open now with their usage."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from pbem.creation import create
 from pbem.rulesets import registry
 from tests.engine_helpers import PLAYERS, SECRETS, T0, body, outbox, put, run
 
+PLAIN_PLAYERS = [replace(p, extras={}) for p in PLAYERS]     # Tally declares no player fields
+
 GM = f"GM {SECRETS['gm']}\n"
 GM_FROM = "GM <gm@test.localhost>"
 Capture = pytest.CaptureFixture[str]
@@ -23,7 +26,7 @@ Capture = pytest.CaptureFixture[str]
 def tally(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Campaign:
     monkeypatch.setitem(registry.RULESETS.extra, "tally", "tests.tally_ruleset:RULESET")
     mail = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
-    camp, _ = create(tmp_path / "campaigns", "rift", "tally", "", list(PLAYERS), "gm@test.localhost", T0,
+    camp, _ = create(tmp_path / "campaigns", "rift", "tally", "", PLAIN_PLAYERS, "gm@test.localhost", T0,
                      transport=mail, fixed_secrets=SECRETS)
     return camp
 

@@ -4,6 +4,7 @@ unless the position reads, and a campaign already played is replaced only with -
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,10 @@ from pbem.cli import main
 from pbem.creation import create
 from pbem.outqueue import pending
 from pbem.rulesets import registry
+from pbem.welcome import send_owed
 from tests.engine_helpers import PLAYERS, SECRETS, T0
+
+PLAIN_PLAYERS = [replace(p, extras={}) for p in PLAYERS]     # Tally declares no player fields
 
 Capture = pytest.CaptureFixture[str]
 GOOD = 'turn = 7\ndeadline = "2099-01-05T20:00Z"\n[counts]\nred = 12\nblue = 3\n'
@@ -22,7 +26,7 @@ GOOD = 'turn = 7\ndeadline = "2099-01-05T20:00Z"\n[counts]\nred = 12\nblue = 3\n
 @pytest.fixture
 def tally(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Campaign:
     monkeypatch.setitem(registry.RULESETS.extra, "tally", "tests.tally_ruleset:RULESET")
-    camp, _ = create(tmp_path / "campaigns", "rift", "tally", "", list(PLAYERS), "gm@test.localhost", T0,
+    camp, _ = create(tmp_path / "campaigns", "rift", "tally", "", PLAIN_PLAYERS, "gm@test.localhost", T0,
                      fixed_secrets=SECRETS)
     return camp
 
@@ -109,6 +113,7 @@ def test_new_with_a_position_starts_there_and_welcomes_with_its_deadline(
     assert main([*args, "--position", position(tmp_path, GOOD)]) == 0
     camp = Campaign(root / "rift")
     assert camp.state["stage"]["turn"] == 7 and camp.state["game"]["tally"]["counts"]["red"] == 12
+    assert send_owed(camp, T0) == 3          # the welcomes, rendered when the first tick sends them
     welcome = [m.read_text() for m in pending(camp.folder) if "alice@" in m.read_text()]
     assert welcome and "2099" in welcome[0]
 

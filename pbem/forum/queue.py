@@ -102,7 +102,10 @@ def _with_picture(path: Path, item: Mapping[str, Any], forum: Forum) -> str:
     stored = path.with_suffix(".png")
     if not item.get("picture") or show is None or not stored.exists():
         return str(item["markdown"])
-    ref = show(str(item["picture"]), stored.read_bytes(), f"Map: {item['title']}")
+    try:
+        ref = show(str(item["picture"]), stored.read_bytes(), f"Map: {item['title']}")
+    except ForumError:          # a picture never holds back a report: the post goes out without it
+        return str(item["markdown"])
     return f"{ref}\n\n{item['markdown']}"
 
 

@@ -57,7 +57,9 @@ def test_reports_are_posted_to_the_discourse_thread_once_even_after_a_crash(
     keys = [key_of(raw) for raw in bot_raw(discourse, topic_id)]
     gen = on_discourse.state["stage"]["generation"]             # of the orders stage that resolved
     assert keys == [f"turn-1/g{gen}/orders/movement", f"turn-1/g{gen}/orders/turn"]      # no battle report
-    assert bot_raw(discourse, topic_id)[0].startswith("#")      # raw Markdown, rendered by Discourse
+    first = bot_raw(discourse, topic_id)[0]
+    assert first.startswith("![Map: ")                          # the map picture, uploaded, on top
+    assert first.split("\n\n", 1)[1].startswith("#")             # then raw Markdown, rendered by Discourse
     assert camp.state["stage"]["turn"] == 2
 
 

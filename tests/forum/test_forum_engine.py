@@ -79,7 +79,9 @@ def test_public_turn_reports_are_posted_to_the_thread_once(camp: Campaign) -> No
     keys = [h["key"] for h, _ in posted]
     assert keys == [f"turn-1/g{gen}/orders/movement", f"turn-1/g{gen}/orders/turn"]      # no battle report
     movement = next(text for h, text in posted if h["key"] == f"turn-1/g{gen}/orders/movement")
-    assert movement.strip() == (camp.history(1) / "orders-movement.md").read_text().strip()
+    picture, report = movement.split("\n\n", 1)           # the map picture (a file beside the post) on top
+    assert picture.startswith("![Map: ") and picture.endswith(".png)")
+    assert report.strip() == (camp.history(1) / "orders-movement.md").read_text().strip()
     assert all("private" not in h["key"] for h, _ in posted)      # private reports stay in mail
     camp = run(camp, T0 + timedelta(hours=2))
     assert [h["key"] for h, _ in bot_posts(camp)] == keys
