@@ -149,3 +149,19 @@ def test_the_backbone_has_no_branch_for_any_rule_system() -> None:
         literals = {n.value for n in ast.walk(tree)
                     if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings}
         assert not literals & names, f"{path.name} names a rule system: {literals & names}"
+
+
+def test_rule_systems_import_only_the_kit_and_the_rule_system_base() -> None:
+    """A rule system is built from `pbem.kit` and `pbem.rulesets` (base, phases) alone (issue 14), so
+    the backbone can change behind them."""
+    import ast
+
+    package = Path(__file__).resolve().parent.parent / "pbem" / "rulesets"
+    found = []
+    for path in sorted(package.glob("*/*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            found += [f"{path.parent.name}/{path.name}: {n}" for n in names
+                      if n.startswith("pbem") and not n.startswith(("pbem.kit", "pbem.rulesets"))]
+    assert not found, found

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from pbem.kit.maps import PlaceMap
+from pbem.kit.scene import Scene
 from pbem.pictures import palette
 from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FEATURE_ORDER, FEATURES
-from pbem.pictures.scene import Scene
 
 ROW = 20
 FONT = 11

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from pbem.kit.maps import PlaceMap, Point
+from pbem.kit.scene import Clash, Move, Piece, Scene
 from pbem.pictures import palette
 from pbem.pictures.layout import Layout, Shape, layout, shared_border
 from pbem.pictures.legend import legend
 from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES, FEATURE_ORDER, FEATURES
-from pbem.pictures.scene import Clash, Move, Piece, Scene
 
 WIDTH = 800
 MARGIN = 12

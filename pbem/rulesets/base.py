@@ -16,16 +16,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic
 
-from pbem.campaign import Player, Settings
+from pbem.campaign import Player as Player
+from pbem.campaign import Settings as Settings
+from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
 from pbem.kit.maps import ready_made
 from pbem.kit.orders import OrderProblem
 from pbem.kit.players import PlayerField
 from pbem.kit.rulebook import RuleBook
+from pbem.reports import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 
 if TYPE_CHECKING:
-    from pbem.pictures.scene import Scene
+    from pbem.kit.scene import Scene
 
 
 @dataclass(frozen=True)

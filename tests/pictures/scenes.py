@@ -6,9 +6,9 @@ from pathlib import Path
 
 from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import PlaceMap
+from pbem.kit.scene import Scene
 from pbem.kit.territories import load_map
 from pbem.pictures.places import place_map
-from pbem.pictures.scene import Scene
 from pbem.rulesets.conquest import picture as conquest_picture
 from pbem.rulesets.conquest.model import (
     W_CONQUEST,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.kit.maps import PlaceMap
+from pbem.kit.scene import Scene
 from pbem.pictures import draw, palette
-from pbem.pictures.scene import Scene
 from pbem.pictures.svg import Style
 from tests.pictures import scenes
 from tests.pictures.readback import read_svg
@@ -102,7 +102,7 @@ def test_conquest_sieges_capitals_and_field_battles() -> None:
 
 
 def test_player_text_is_escaped() -> None:
-    from pbem.pictures.scene import Piece, Side
+    from pbem.kit.scene import Piece, Side
 
     places = scenes.rift_map()
     scene = Scene("<b>&title", "stage \"x\"", (Side("R", "Red <script>", "red"),), {"T1": "R"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pbem.pictures.scene import BATTLE, SIEGE, Clash, Marker, Scene, Side
+from pbem.kit.scene import BATTLE, SIEGE, Clash, Marker, Scene, Side
 from pbem.rulesets.conquest.model import (
     W_CAMPAIGN,
     W_CAPITALS,

@@ -14,11 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any, TypeVar
 
-from pbem.campaign import Settings
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
-from pbem.rulesets.base import PositionError
+from pbem.rulesets.base import PositionError, Settings
 from pbem.rulesets.conquest import setup
 from pbem.rulesets.conquest.empire import holdings
 from pbem.rulesets.conquest.model import (

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.scene import Scene
 from pbem.kit.tomlio import from_data, to_data
-from pbem.pictures.scene import Scene
-from pbem.rulesets.base import Context, Ruleset
+from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.conquest import battle_orders, reporting, setup
 from pbem.rulesets.conquest import position as positionmod
 from pbem.rulesets.conquest import rules as rulesmod

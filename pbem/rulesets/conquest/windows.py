@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import InvalidOrder
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.conquest import battle_orders, battles, reporting, results, setup, steps
 from pbem.rulesets.conquest import parse as cparse
 from pbem.rulesets.conquest.model import (

@@ -3,10 +3,9 @@ deciding of results and sheets is in `battle_window`; when every battle is settl
 
 from __future__ import annotations
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.territories import GameMap
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.daemon_rift import battle_window, reporting, steps
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
 from pbem.rulesets.phases import Lines, Outcome, Phase, Submissions

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.territories import GameMap
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.daemon_rift import reporting, rosters, setup
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
 from pbem.rulesets.daemon_rift.steps import Turn, by_faction

@@ -8,12 +8,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.orders import InvalidOrder, OrderProblem
 from pbem.kit.territories import GameMap
 from pbem.kit.tomlio import to_data
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift import phase_lists, reporting, steps
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView

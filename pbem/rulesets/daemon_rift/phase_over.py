@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.orders import InvalidOrder
 from pbem.kit.territories import GameMap
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.daemon_rift import reporting
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView
 from pbem.rulesets.phases import Lines, Outcome, Phase, Submissions

@@ -3,10 +3,9 @@ go; then Step C ends the turn."""
 
 from __future__ import annotations
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.territories import GameMap
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift import reporting, steps
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView

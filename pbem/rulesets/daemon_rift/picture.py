@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 
-from pbem.pictures.scene import BATTLE, MOVE, RETREAT, SUPPORT, Clash, Move, Piece, Scene, Side
+from pbem.kit.scene import BATTLE, MOVE, RETREAT, SUPPORT, Clash, Move, Piece, Scene, Side
 from pbem.rulesets.daemon_rift.model import HOLD, DRState, Effective, Order, TurnFacts
 from pbem.rulesets.daemon_rift.model import MOVE as MOVE_ORDER
 

@@ -13,12 +13,11 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from pbem.campaign import Settings
 from pbem.kit.orders import OrderProblem
 from pbem.kit.roster import Roster, parse_entry
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.territories import GameMap
-from pbem.rulesets.base import PositionError
+from pbem.rulesets.base import PositionError, Settings
 from pbem.rulesets.daemon_rift import repairs, rosters, setup
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.rulesets.daemon_rift.model import (

@@ -16,10 +16,9 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.tomlio import from_data, to_data
-from pbem.rulesets.base import Parsed, Report
+from pbem.rulesets.base import Parsed, Player, Report
 from pbem.rulesets.daemon_rift import battle_window, movement, rosters, scoring, sheets
 from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.model import FactionOrders, TurnFacts

@@ -15,11 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.rulebook import RULES_DIR, RuleBook
+from pbem.kit.scene import Scene
 from pbem.kit.territories import GameMap, load_map
-from pbem.pictures.scene import Scene
-from pbem.rulesets.base import Context, Ruleset
+from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.daemon_rift import (
     battle_window,
     game_state,

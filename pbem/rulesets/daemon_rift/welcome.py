@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pbem.campaign import Player
+    from pbem.rulesets.base import Player
     from pbem.rulesets.daemon_rift.game_state import DRView
 
 

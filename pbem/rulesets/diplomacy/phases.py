@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbem.campaign import Player
 from pbem.kit.dice import Dice
 from pbem.kit.orders import IllegalOrder
-from pbem.rulesets.base import Parsed
+from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.diplomacy import cycle, reporting, submit
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.state import DiplomacyState, DipView, edition, victory

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pbem.pictures.scene import CONVOY, MOVE, RETREAT, STANDOFF, SUPPORT, Clash, Move, Piece, Scene, Side
+from pbem.kit.scene import CONVOY, MOVE, RETREAT, STANDOFF, SUPPORT, Clash, Move, Piece, Scene, Side
 from pbem.rulesets.diplomacy.board import Board, province_of
 from pbem.rulesets.diplomacy.cycle import GameState
 from pbem.rulesets.diplomacy.results import SUCCEEDS, OrderResult

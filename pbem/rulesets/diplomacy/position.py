@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import UserError
 from pbem.kit.orders import InvalidOrder, OrderProblem
+from pbem.rulesets.base import UserError
 from pbem.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from pbem.rulesets.diplomacy.board import Board, MapError, standard_board
 from pbem.rulesets.diplomacy.movement import adjudicate_movement

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pbem.campaign import Player
 from pbem.kit.orders import OrderProblem
+from pbem.rulesets.base import Player
 from pbem.rulesets.diplomacy.board import Board
 
 

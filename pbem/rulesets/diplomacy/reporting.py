@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.campaign import Player
-from pbem.reports import render
-from pbem.rulesets.base import Report
+from pbem.rulesets.base import Player, Report, render
 from pbem.rulesets.diplomacy import cycle
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, MOVEMENT, RETREAT, GameState, Step
 from pbem.rulesets.diplomacy.orders import Order

@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook, load_rules
-from pbem.pictures.scene import Scene
-from pbem.rulesets.base import Context, Ruleset
+from pbem.kit.scene import Scene
+from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.diplomacy import reporting, start
 from pbem.rulesets.diplomacy.board import Board, MapError, standard_board
 from pbem.rulesets.diplomacy.cycle import opening

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.campaign import Player
+from pbem.rulesets.base import Player
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.cycle import OVER, SPRING, GameState
 from pbem.rulesets.diplomacy.results import DislodgedUnit

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.rulesets.diplomacy.board import province_of
 
 if TYPE_CHECKING:
-    from pbem.campaign import Player
+    from pbem.rulesets.base import Player
     from pbem.rulesets.diplomacy.state import DipView
 
 
