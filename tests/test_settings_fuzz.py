@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.campaign import Campaign, SettingsError
@@ -44,6 +44,7 @@ CASES = st.sampled_from([(file, key) for file, keys in KEYS.items() for key in k
 @settings(derandomize=True, max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=CASES, value=VALUES)
+@example(case=("campaign.toml", "players.0"), value=[])     # a whole [[players]] entry replaced
 def test_any_value_at_any_key_loads_or_is_one_settings_error_line(tmp_path: Path, case: tuple[str, str],
                                                                    value: Any) -> None:
     file, key = case

@@ -48,7 +48,10 @@ def put_key(dotted: str, value: Any) -> Edit:
         node = data
         for name in tables:
             node = node.setdefault(name, {}) if not name.isdigit() else node[int(name)]
-        node[last] = value
+        if last.isdigit():          # a whole entry of an array of tables, e.g. players.0
+            node[int(last)] = value
+        else:
+            node[last] = value
     return edit
 
 
