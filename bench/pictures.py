@@ -25,7 +25,6 @@ from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import Edge, Geometry, PlaceMap
 from pbem.kit.territories import load_map
 from pbem.pictures import Piece, Scene, Side, draw, png
-from pbem.pictures.places import place_map
 from pbem.rulesets.diplomacy.board import standard_board
 
 MAPS = Path(__file__).resolve().parents[1] / "rules" / "maps"
@@ -98,9 +97,9 @@ def median(step: Callable[[], object], runs: int) -> tuple[float, object]:
 
 
 def maps(schematic: bool) -> list[PlaceMap]:
-    out: list[PlaceMap] = [place_map(load_map(MAPS / "rift_valley.toml"), "rift_valley"),
-                           place_map(standard_board("standard"), "standard")]
-    out += [place_map(load_hexmap(MAPS / f"{name}.toml")) for name in ("three_crowns", "four_marches", "six_thrones")]
+    out: list[PlaceMap] = [load_map(MAPS / "rift_valley.toml"),
+                           standard_board("standard")]
+    out += [load_hexmap(MAPS / f"{name}.toml") for name in ("three_crowns", "four_marches", "six_thrones")]
     out += [Generated(2000, "hexes"), Generated(2000, "points")]
     return out + ([Generated(2000, "none")] if schematic else [])
 

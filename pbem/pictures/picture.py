@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pbem.campaign import Settings
-from pbem.pictures.places import place_map
 from pbem.pictures.raster import png
 from pbem.pictures.svg import draw
 from pbem.rulesets.base import AnyRuleset, Context, Ruleset
@@ -36,5 +35,5 @@ def picture_of(ruleset: AnyRuleset, settings: Settings, game: Mapping[str, Any],
     scene = ruleset.scene(view)
     if scene is None:
         return None
-    svg = draw(place_map(view.map, settings.map), scene)
+    svg = draw(view.map, scene)
     return Picture(name, svg, png(svg) if raster else b"")

@@ -8,7 +8,6 @@ from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import PlaceMap
 from pbem.kit.scene import Scene
 from pbem.kit.territories import load_map
-from pbem.pictures.places import place_map
 from pbem.rulesets.conquest import picture as conquest_picture
 from pbem.rulesets.conquest.model import (
     W_CONQUEST,
@@ -31,7 +30,7 @@ MAPS = Path(__file__).resolve().parents[2] / "rules" / "maps"
 
 
 def rift_map() -> PlaceMap:
-    return place_map(load_map(MAPS / "rift_valley.toml"), "rift_valley")
+    return load_map(MAPS / "rift_valley.toml")
 
 
 def rift_scene() -> Scene:
@@ -55,7 +54,7 @@ def rift_scene() -> Scene:
 
 
 def diplomacy_map() -> PlaceMap:
-    return place_map(standard_board("standard"), "standard")
+    return standard_board("standard")
 
 
 def diplomacy_scene() -> Scene:
@@ -80,7 +79,7 @@ def diplomacy_scene() -> Scene:
 
 
 def conquest_map() -> PlaceMap:
-    return place_map(load_hexmap(MAPS / "four_marches.toml"), "four_marches")
+    return load_hexmap(MAPS / "four_marches.toml")
 
 
 def conquest_scene() -> Scene:

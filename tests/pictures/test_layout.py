@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from pbem.kit import maps
 from pbem.kit.maps import Edge, Geometry, geometry_of
 from pbem.kit.territories import map_from_dict
 from pbem.pictures import Scene, draw
 from pbem.pictures.layout import hex_shape, layout, shared_border
-from pbem.pictures.places import TerritoryPlaces, file_geometry
 from tests.pictures import scenes
 from tests.pictures.readback import read_svg
 
@@ -116,11 +117,11 @@ def test_rivers_roads_and_walls_are_distinct_strokes() -> None:
 
 def test_the_shipped_territory_maps_carry_centre_points() -> None:
     for name in ("rift_valley", "standard"):
-        geometry = file_geometry(name)
+        geometry = maps.load(name).geometry()
         assert geometry.points, name
-    rift = file_geometry("rift_valley").points
+    rift = maps.load("rift_valley").geometry().points
     assert rift["T1"] == (0.0, 0.0) and rift["T24"][1] < rift["T8"][1] < rift["T2"][1] < 0   # north is up
-    standard = file_geometry("standard").points
+    standard = maps.load("standard").geometry().points
     assert standard["LON"][0] < standard["BER"][0] < standard["MOS"][0]                          # west to east
     assert standard["STP"][1] < standard["ROM"][1]                                               # north to south
 
@@ -138,7 +139,7 @@ def test_a_map_with_polygons_uses_them() -> None:
     gmap = map_from_dict({"territories": {"A": {}, "B": {}}, "borders": [{"between": ["A", "B"], "river": True}]})
     squares = {"A": [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)],
                "B": [(1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0)]}
-    places = TerritoryPlaces(gmap, Geometry(polygons=squares))
+    places = replace(gmap, drawing=Geometry(polygons=squares))
     where = layout(places, 400)
     assert where.centre("A")[0] < where.centre("B")[0]
     assert len(where.shapes["A"].polygon) == 4
