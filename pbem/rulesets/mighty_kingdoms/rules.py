@@ -1,0 +1,54 @@
+"""The Mighty Kingdoms rule book: `rules/mighty_kingdoms.toml` merged with a campaign's overrides.
+
+`load` refuses a rule book the processor could not play by: unknown keys, wrong kinds and
+choices outside a key's documented readings (`pbem.kit.rulebook`), and here every count that
+must be a whole number and every dice spec. All problems are reported at once with their key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.kit.dice import dice_spec
+from pbem.kit.rulebook import RuleBook, RulesError, load_rules
+
+SYSTEM = "mighty_kingdoms"
+
+# Whole numbers, with their least allowed value.
+COUNTS: dict[str, int] = {
+    "campaign.summer_months": 1, "campaign.years": 0,
+    "setup.initial_armies": 1, "setup.start_gold": 0, "setup.start_food": 0,
+    "army_list.points": 1, "army_list.max_armies": 1,
+    "exploration.max_wizard_towers": 0,
+    "battle.slaughter_removes": 1, "battle.win_free_moves": 0, "battle.wave_min_distance": 1,
+    "battle.gm_grace_hours": 0, "battle.medals_per_unit_per_battle": 1, "battle.scars_per_unit_per_battle": 1,
+    "resources.village_food": 0, "resources.city_gold": 0, "resources.capital_bonus_gold": 0,
+    "recruit.per_fortress_per_winter": 1,
+    "tithe.max_gold": 0, "tithe.max_food": 0, "tithe.per_recipient_per_winter": 1,
+    "quests.max_adjust": 0, "artefacts.max_per_unit": 1,
+}
+DICE = ("exploration.dice", "medals.dice", "scars.dice", "quests.die")
+
+
+def load(overrides: Mapping[str, Any] | None = None) -> RuleBook:
+    """The rule book, checked: every problem is reported at once."""
+    book = load_rules(SYSTEM, overrides)
+    problems = _check(book)
+    if problems:
+        raise RulesError(problems)
+    return book
+
+
+def _check(book: RuleBook) -> list[str]:
+    problems = []
+    for key, least in COUNTS.items():
+        value = book.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            problems.append(f"rules: {key!r} is {value!r}; it must be a whole number of at least {least}")
+    for key in DICE:
+        try:
+            dice_spec(book[key])
+        except ValueError as exc:
+            problems.append(f"rules: {key!r}: {exc}")
+    return problems
