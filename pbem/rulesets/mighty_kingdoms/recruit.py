@@ -55,14 +55,15 @@ def list_problems(state: MKState, gmap: HexMap, rules: RuleBook, player: str, it
 def verdict(state: MKState, gmap: HexMap, rules: RuleBook, player: str, item: Item) -> Verdict:
     """Whether the recruit can be bought now; only a missing fortress, the army cap and stock may
     change later this winter."""
-    never = _never(state, gmap, rules, player, item)
-    if never:
-        return Verdict(never=never)
+    never_reason = never(state, gmap, rules, player, item)
+    if never_reason:
+        return Verdict(never=never_reason)
     later = _later(state, gmap, rules, player, item)
     return Verdict(later=later) if later else NOW
 
 
-def _never(state: MKState, gmap: HexMap, rules: RuleBook, player: str, item: Item) -> str:
+def never(state: MKState, gmap: HexMap, rules: RuleBook, player: str, item: Item) -> str:
+    """Why the recruit can never be bought this winter: control and terrain do not change in winter."""
     tile, label = item["tile"], gmap.label(item["tile"])
     if state.owner(tile) != player:
         return f"{label} is not yours; you recruit only at your own fortresses"
