@@ -263,6 +263,17 @@ def test_mk_pbm_8_resolve_runs_standing_then_spending_then_quests_and_opens_depl
     assert [s.title for s in sections] == ["Purchases", "Quests"]
     assert sections[0].lines[0] == "Cycle 1: Albion builds a village on E for 1 gold; now 0 gold and 3 food"
     assert (state.kingdoms["b"].gold, state.kingdoms["b"].food) == (2, 2)      # B sent nothing: bought nothing
+    assert out.gm_alerts == []
+
+
+def test_mk_arm_4_recruited_lists_go_to_the_gm_for_composition(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(standing, "apply", lambda state, player, payload: None)
+    monkeypatch.setattr(quests, "run", lambda view, subs, dice, sections: None)
+    state = board()
+    parsed = read(RECRUIT_F, state)
+    out = window_purchases.PHASE.resolve(view_of(state, GMAP), {"a": parsed.payload}, ScriptedDice([]))
+    assert out.gm_alerts == ["Albion recruited A8 at F (310 points, 3 units): points and forbidden units were "
+                             "checked; please confirm its Kings of War composition"]
 
 
 def test_mk_pbm_8_no_submission_at_all_buys_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -124,6 +124,7 @@ def recruit(state: MKState, gmap: HexMap, rules: RuleBook, player: str, item: It
     kingdom.gold -= int(price.get("gold", 0))
     kingdom.food -= int(price.get("food", 0))
     state.winter.recruited_at.append(tile)
+    state.winter.recruits.append(ident)
     return (f"{kingdom.name} recruits {ident} at {gmap.label(tile)} ({roster.points} points)"
             f"{' disbanding ' + disband if disband else ''}{allowed_text(gmap, loosened)}; "
             f"now {kingdom.gold} gold and {kingdom.food} food")

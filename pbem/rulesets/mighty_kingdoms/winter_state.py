@@ -18,3 +18,4 @@ class WinterScratch:
     log: list[str] = field(default_factory=list)
     fortresses_built: list[str] = field(default_factory=list)       # tiles (`recruit.new_fortress_can_recruit`)
     cycles: int = 0                                                 # purchase cycles run (MK-SPD-3)
+    recruits: list[str] = field(default_factory=list)               # armies recruited, for the GM (MK-PBM-13)
