@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+import tomli_w
 
 from pbem import reports
 from pbem.kit.dice import Dice, ScriptedDice
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.mighty_kingdoms import quests, standing, window_purchases
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report
 from pbem.rulesets.mighty_kingdoms.model import DEPLOYMENT, MKState, MKView
+from pbem.rulesets.mighty_kingdoms.winter_state import WinterScratch
 from tests.mighty_kingdoms.helpers_winter import (
     INFANTRY,
     MONSTER,
@@ -283,3 +287,10 @@ def test_mk_pbm_8_no_submission_at_all_buys_nothing(monkeypatch: pytest.MonkeyPa
     assert out.reports[0].context["mk"]["sections"][0].lines == [
         "Nobody sent a purchase list; nothing is bought this winter"]
     assert (state.kingdoms["a"].gold, state.kingdoms["a"].food) == (1, 3)
+
+
+def test_mk_pbm_window_payload_and_winter_scratch_round_trip_through_toml() -> None:
+    parsed = read(RECRUIT_F + "TITHE b 1g 0f thanks\nBUILD village E")
+    assert tomllib.loads(tomli_w.dumps(parsed.payload)) == parsed.payload
+    scratch = WinterScratch(recruited_at=["F"], tithes=["a>b"], fortresses_built=["V"], cycles=3, recruits=["A8"])
+    assert from_data(WinterScratch, tomllib.loads(tomli_w.dumps(to_data(scratch)))) == scratch
