@@ -183,6 +183,7 @@ def test_mk_arm_4_a_list_block_never_closed_is_reported_on_its_list_line() -> No
     assert found[2].startswith("the list opened here has no END LIST")
     assert found[1] == "the recruit's list block is not closed, so the recruit is not taken"
     assert all(isinstance(p, InvalidOrder) for p in parsed.problems)
+    assert parsed.payload["purchases"] == [{"verb": "BUILD", "settlement": "village", "tile": "E"}]
 
 
 def test_mk_pbm_window_list_line_without_recruit_is_explained() -> None:

@@ -31,7 +31,7 @@ from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, O
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.mighty_kingdoms import armylist, quests, recruit, settlements, standing, tithes
 from pbem.rulesets.mighty_kingdoms.model import FORTRESS, SETTLEMENTS, MKView
-from pbem.rulesets.mighty_kingdoms.purchase import BUILD, RECRUIT, TITHE, Item
+from pbem.rulesets.mighty_kingdoms.purchase import BUILD, RECRUIT, TITHE, VERBS, Item
 
 SUMMER = ("MOVE", "DEFEND", "RAZE")
 DEPLOY = ("DEPLOY", "ALLOT")
@@ -156,20 +156,26 @@ def army_of(reading: Reading, text: str) -> str:
 
 def read_block(reading: Reading, entry: Entry, lines: list[tuple[int, str]], at: int) -> int:
     """The list block after a RECRUIT line, into `entry`; returns where reading goes on. A block
-    never closed takes the rest of the mail, and is reported on its LIST line."""
+    not closed before the next purchase line (or the end of the mail) is reported on its LIST line."""
     if at >= len(lines) or lines[at][1].split()[0].upper() != "LIST":
         return at
     opened = lines[at]
     entry.block = [opened]
     at += 1
-    while at < len(lines) and lines[at][1].split()[0].upper() != "END":
+    while at < len(lines) and lines[at][1].split()[0].upper() != "END" and not starts_order(lines[at][1]):
         entry.block.append(lines[at])
         at += 1
-    if at < len(lines):
+    if at < len(lines) and not starts_order(lines[at][1]):
         entry.block.append(lines[at])
-    else:
-        reading.problems.append(InvalidOrder(f"the list opened here has no END LIST; {LIST_HELP}").at(*opened))
-    return at + 1
+        return at + 1
+    reading.problems.append(InvalidOrder(f"the list opened here has no END LIST; {LIST_HELP}").at(*opened))
+    return at
+
+
+def starts_order(text: str) -> bool:
+    """A line that opens a purchase, quest or preference (no unit line does: units have `|`),
+    so a list block left open ends before it."""
+    return "|" not in text and text.split()[0].upper() in (*VERBS, "LIST", "QUEST", *standing.VERBS)
 
 
 def read_recruit(reading: Reading, words: list[str], block: list[tuple[int, str]]) -> dict[str, Any]:
