@@ -10,7 +10,7 @@ from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import gather, settlements, spending
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import MKState
-from tests.mighty_kingdoms.helpers_winter import add_army, book, graph_map, item, state_of, view_of
+from tests.mighty_kingdoms.helpers_winter import book, graph_map, item, state_of, view_of
 
 GMAP = graph_map({"E": "land", "F": "land", "Q": "land", "S": "swamp", "M": "all_mountains", "W": "sea",
                   "V": "land", "C": "land", "K": "land", "T1": "land", "T2": "land"},
@@ -239,7 +239,7 @@ def test_mk_bld_9_each_build_places_exactly_one_settlement() -> None:
     assert [t for t, s in state.tiles.items() if s.settlement] == ["E"]
 
 
-def test_mk_bld_a2_terrain_columns_option_lets_contents_decide() -> None:
+def test_mk_bld_3_a2_terrain_columns_option_lets_contents_decide() -> None:
     rules = book(settlement_costs={"terrain_columns": []})
     state = state_of("a", {"S": ("a", "village")}, stock={"a": (3, 3)})
     spend(state, {"a": [item("BUILD city S")]}, rules)
@@ -296,13 +296,7 @@ def test_mk_tth_6_the_free_text_message_is_relayed_and_nothing_else() -> None:
     assert stock(state, "b") == (1, 0)
 
 
-def test_mk_tth_a_tithe_to_oneself_is_dropped() -> None:
+def test_mk_tth_1_a_tithe_to_oneself_is_dropped() -> None:
     state = state_of("ab", stock={"a": (1, 0)})
     lines = spend(state, {"a": [item("TITHE a 1g 0f")]})
     assert lines[0] == "Cycle 1: Albion's TITHE a 1g 0f is dropped: a tithe goes to another player"
-
-
-def test_mk_add_army_helper_counts_ids() -> None:
-    state = state_of("a")
-    add_army(state, "A3", "E")
-    assert state.kingdoms["a"].armies_raised == 3

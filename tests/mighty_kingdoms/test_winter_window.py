@@ -143,7 +143,7 @@ def test_mk_spd_5_acknowledgement_accepts_what_the_stock_cannot_pay_yet() -> Non
     assert not parsed.problems and len(parsed.payload["purchases"]) == 3
 
 
-def test_mk_pbm_window_bad_lines_each_get_a_specific_problem() -> None:
+def test_mk_w1_bad_lines_each_get_a_specific_problem() -> None:
     parsed = read("""
         BUILD vilage E
         BUILD village Xyz
@@ -186,13 +186,13 @@ def test_mk_arm_4_a_list_block_never_closed_is_reported_on_its_list_line() -> No
     assert parsed.payload["purchases"] == [{"verb": "BUILD", "settlement": "village", "tile": "E"}]
 
 
-def test_mk_pbm_window_list_line_without_recruit_is_explained() -> None:
+def test_mk_w1_list_line_without_recruit_is_explained() -> None:
     assert reasons(read("LIST Iron Guard")) == [
         (1, "LIST belongs to a recruit's list block: RECRUIT <fortress>, then LIST <name>, one unit per line "
             "(`name | type | Sp Me Ra De Att Ne | rules | points`), END LIST")]
 
 
-def test_mk_pbm_window_quest_and_standing_lines_go_to_their_parsers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mk_w1_quest_and_standing_lines_go_to_their_parsers(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Any] = []
 
     def quest(view: MKView, player: object, words: Sequence[str]) -> dict[str, Any]:
@@ -213,7 +213,7 @@ def test_mk_pbm_window_quest_and_standing_lines_go_to_their_parsers(monkeypatch:
 
 
 # -- canonical lines, help, the call ------------------------------------------------------------------
-def test_mk_pbm_window_canonical_lines_can_be_sent_again() -> None:
+def test_mk_w1_canonical_lines_can_be_sent_again() -> None:
     parsed = read(RECRUIT_F + "TITHE b 1g 0f thanks")
     view = view_of(board(), GMAP)
     lines = window_purchases.canonical(view, view.settings.players[0], parsed.payload)
@@ -224,7 +224,7 @@ def test_mk_pbm_window_canonical_lines_can_be_sent_again() -> None:
     assert window_purchases.canonical(view, view.settings.players[0], {}) == ["no purchases and no quests"]
 
 
-def test_mk_pbm_window_help_names_the_players_own_ids() -> None:
+def test_mk_w1_help_names_the_players_own_ids() -> None:
     view = view_of(board(), GMAP)
     text = window_purchases.help_text(view, view.settings.players[0])
     assert "You have 1 gold and 3 food" in text
@@ -233,7 +233,7 @@ def test_mk_pbm_window_help_names_the_players_own_ids() -> None:
     assert "Wizard's towers you may quest at: W" in text
 
 
-def test_mk_pbm_window_call_shows_stock_fortresses_towers_and_the_pool() -> None:
+def test_mk_w1_call_shows_stock_fortresses_towers_and_the_pool() -> None:
     state = board()
     view = view_of(state, GMAP)
     made = report(view, "Year 1, month 6: reform", [Section("Gather", ["Albion gathers 0 gold and 0 food"])], "k")
@@ -290,7 +290,7 @@ def test_mk_pbm_8_no_submission_at_all_buys_nothing(monkeypatch: pytest.MonkeyPa
     assert (state.kingdoms["a"].gold, state.kingdoms["a"].food) == (1, 3)
 
 
-def test_mk_pbm_window_payload_and_winter_scratch_round_trip_through_toml() -> None:
+def test_mk_w1_payload_and_winter_scratch_round_trip_through_toml() -> None:
     parsed = read(RECRUIT_F + "TITHE b 1g 0f thanks\nBUILD village E")
     assert tomllib.loads(tomli_w.dumps(parsed.payload)) == parsed.payload
     scratch = WinterScratch(recruited_at=["F"], tithes=["a>b"], fortresses_built=["V"], cycles=3, recruits=["A8"])
