@@ -16,3 +16,4 @@ class WinterScratch:
     heroes: list[str] = field(default_factory=list)                 # unit keys sent on a quest (MK-QST-2)
     won: list[str] = field(default_factory=list)                    # artefacts won this winter
     log: list[str] = field(default_factory=list)
+    towers: list[str] = field(default_factory=list)                 # "player>tower" quested (MK-QST-3)
