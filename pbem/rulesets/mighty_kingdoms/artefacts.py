@@ -241,6 +241,38 @@ def _band(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
+# -- a captured artefact (MK-ART-6..8) -----------------------------------------------------------
+def award(state: MKState, rules: RuleBook, name: str, winner: str, armies: Sequence[Army], section: Section,
+          choice: str = "") -> None:
+    """A captured (or taken-over) artefact goes to `winner`: to the unit `choice` ("A1.U2") if it
+    may carry it, else to the first unit of `armies` (army order, then list order) that may; with
+    none, it is held at the winner's capital, or goes back to the pool when he holds none."""
+    army, unit = _chosen(state, rules, name, armies, choice, section)
+    if not army:
+        army, unit = first_unit(state, rules, name, armies)
+    if army:
+        allocate(state, name, winner, army, unit)
+        section.add(f"{name} goes to {unit_key(army, unit)} {state.armies[army].roster.entry(unit).name}")
+        return
+    section.add(f"{name} suits no unit of {', '.join(a.id for a in armies) or 'the winning armies'}")
+    hold_or_pool(state, name, winner, section)
+
+
+def _chosen(state: MKState, rules: RuleBook, name: str, armies: Sequence[Army], choice: str,
+            section: Section) -> tuple[str, str]:
+    if not choice:
+        return "", ""
+    army_id, _, unit = choice.partition(".")
+    army = next((a for a in armies if a.id == army_id), None)
+    entry = army.roster.get(unit) if army else None
+    reason = "it is not a unit of the winning armies" if army is None or entry is None else \
+        why_not(state, rules, name, army, entry)
+    if reason:
+        section.add(f"{name} cannot go to {choice}: {reason}")
+        return "", ""
+    return army_id, unit
+
+
 # -- a capital taken over (MK-ART-9, A20, A32) ---------------------------------------------------
 def capital_taken(state: MKState, tile: str, taker_army: str, section: Section,
                   rules: RuleBook | None = None) -> None:
@@ -256,14 +288,8 @@ def capital_taken(state: MKState, tile: str, taker_army: str, section: Section,
     if not loser or loser == taker.owner or not held:
         return
     for name in held:
-        army, unit = first_unit(state, book, name, [taker])
-        if army:
-            allocate(state, name, taker.owner, army, unit)
-            section.add(f"{name}, held at {state.kingdoms[loser].name}'s capital, goes to "
-                        f"{unit_key(army, unit)} {taker.roster.entry(unit).name} of {taker.id}")
-        else:
-            section.add(f"{name}, held at {state.kingdoms[loser].name}'s capital, suits no unit of {taker.id}")
-            hold_or_pool(state, name, taker.owner, section)
+        section.add(f"{name}, held at {state.kingdoms[loser].name}'s capital, is taken by {taker.id}")
+        award(state, book, name, taker.owner, [taker], section)
 
 
 def _shipped() -> RuleBook:
