@@ -102,6 +102,8 @@ def test_mk_art_11_pool_entries_are_checked_with_the_rule_book() -> None:
         book(artefacts={"pool": [{"name": "Odd Ring", "points": 5, "hero_only": True}]})
     with pytest.raises(RulesError, match="'Odd Ring' is in the pool twice"):
         book(artefacts={"pool": [{"name": "Odd Ring", "points": 5}, {"name": "Odd Ring", "points": 10}]})
+    with pytest.raises(RulesError, match=r"'artefacts\.unique' must stay true"):
+        book(artefacts={"unique": False})
     with pytest.raises(RulesError, match=r"unknown unit types \['dragons'\]"):
         book(artefacts={"pool": [{"name": "Odd Ring", "points": 5, "kinds": ["dragons"]}]})
 

@@ -12,7 +12,7 @@ from pbem.kit.tomlio import to_data
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.mighty_kingdoms import quests
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
-from pbem.rulesets.mighty_kingdoms.model import MKState, MKView
+from pbem.rulesets.mighty_kingdoms.model import Holding, MKState, MKView
 from tests.mighty_kingdoms.helpers_quests import army, book, own, player, state, tower, view
 
 SWIFT = "Swift Captain | Hero (Inf) | 7 3+ - 4+ 5 -/13 | Individual | 80"
@@ -110,8 +110,16 @@ def test_mk_qst_2_hero_units_only_of_own_armies_each_once() -> None:
 def test_mk_qst_3_one_quest_per_tower() -> None:
     v = view(board())
     first = parse(v, "QUEST T3 A1.U1 speed")
-    with pytest.raises(IllegalOrder, match=r"a second quest to the tower on T3; one quest per tower \(MK-QST-3\)"):
+    with pytest.raises(IllegalOrder, match=r"one quest too many to the tower on T3; one quest per tower \(MK-QST-3\)"):
         parse(v, "QUEST T3 A2.U1 speed", earlier=[first])
+
+
+def test_mk_qst_3_the_rule_book_may_allow_more_quests_per_tower_and_hero() -> None:
+    v = view(board(), rules=book(quests={"per_adjacent_tower": 2, "hero_once_per_winter": False}))
+    first = parse(v, "QUEST T3 A1.U1 speed")
+    second = parse(v, "QUEST T3 A1.U1 speed", earlier=[first])
+    with pytest.raises(IllegalOrder, match="2 quests per tower"):
+        parse(v, "QUEST T3 A2.U1 speed", earlier=[first, second])
 
 
 def test_mk_qst_4_quests_cost_nothing() -> None:
@@ -341,3 +349,16 @@ def test_mk_qst_parse_reports_unknown_tower_with_a_suggestion() -> None:
     with pytest.raises(InvalidOrder) as bad:
         parse(v, "QUEST T33 A1.U1 speed")
     assert "T33" in bad.value.reason
+
+
+def test_mk_qst_1_the_w1_call_offers_each_kingdom_its_towers_heroes_and_the_pool() -> None:
+    st = board()
+    st.artefacts["Brew of Strength"] = Holding("b")
+    offered = quests.offer(view(st))
+    a, b = offered["kingdoms"]
+    assert a == {"name": "A", "towers": ["T3", "T9"], "example": "QUEST T3 A1.U1 speed agility",
+                 "heroes": ["A1.U1 Swift Captain", "A1.U3 Winged Knight", "A2.U1 Stout Lord", "A2.U2 Nervous Lord"]}
+    assert b["towers"] == [] and b["example"] == ""
+    assert offered["bands"][1] == {"band": "20", "artefacts": [
+        "Banner of the Griffin (20)", "Dwarven Throwing Mattock (20)", "Shroud of the Saint (20)"]}
+    assert [x["band"] for x in offered["bands"]] == ["5-15", "20", "25", "30", "35", "40-50"]

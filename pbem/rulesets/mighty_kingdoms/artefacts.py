@@ -86,6 +86,8 @@ def pool_problems(rules: RuleBook) -> list[str]:
     if not isinstance(raw_pool, list):
         return ["rules: 'artefacts.pool' must be a list of { name = ..., points = ... } entries"]
     out, seen = [], set()
+    if rules.get("artefacts.unique") is not True:
+        out.append("rules: 'artefacts.unique' must stay true: each artefact has one holder at a time (MK-ART-1)")
     for n, raw in enumerate(raw_pool, start=1):
         where = f"rules: artefacts.pool entry {n}"
         if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str) or not raw.get("name"):

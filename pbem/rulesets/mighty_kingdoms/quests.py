@@ -77,6 +77,26 @@ def quest_types(view: MKView) -> list[str]:
     return [str(row["type"]) for row in view.rules["quests.table"]]
 
 
+def offer(view: MKView) -> dict[str, Any]:
+    """What window W1's call shows about quests: per kingdom its eligible towers and Hero units with an
+    example line, and the unowned artefacts of each reward band (names and points)."""
+    state, kingdoms = view.state, []
+    for player in state.order:
+        towers, mine = eligible_towers(state, view.map, player), heroes(state, player)
+        kingdoms.append({"name": state.kingdoms[player].name, "towers": [view.map.label(t) for t in towers],
+                         "heroes": [f"{key} {_unit_name(state, key)}" for key in mine],
+                         "example": _example(view, player) if towers and mine else ""})
+    bands = [{"band": f"{low}" if low == high else f"{low}-{high}",
+              "artefacts": [f"{a.name} ({a.points})" for a in artefacts.unowned(state, view.rules, low, high)]}
+             for low, high in artefacts.bands(view.rules)]
+    return {"kingdoms": kingdoms, "bands": bands, "types": quest_types(view), "usage": USAGE}
+
+
+def _unit_name(state: MKState, key: str) -> str:
+    army, _, unit = key.partition(".")
+    return state.armies[army].roster.entry(unit).name
+
+
 # -- parsing -------------------------------------------------------------------------------------
 def parse(view: MKView, player: Player, words: Sequence[str],
           earlier: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
@@ -172,13 +192,17 @@ def _adjustment(quest: Quest, adjusts: Sequence[int], limit: int) -> None:
 
 
 def _check_unique(view: MKView, quest: Quest, earlier: Sequence[Quest]) -> None:
-    for other in earlier:
-        if other.tower == quest.tower:
-            raise IllegalOrder(f"a second quest to the tower on {view.map.label(quest.tower)}; one quest per "
-                               f"tower (MK-QST-3)")
-        if other.hero == quest.hero:
-            raise IllegalOrder(f"{quest.hero} already goes on a quest this winter; each quest needs a "
-                               f"different hero (MK-QST-2)")
+    per_tower = view.rules["quests.per_adjacent_tower"]
+    if sum(1 for other in earlier if other.tower == quest.tower) >= per_tower:
+        raise IllegalOrder(f"one quest too many to the tower on {view.map.label(quest.tower)}; "
+                           f"{_quests(per_tower)} per tower (MK-QST-3)")
+    if view.rules["quests.hero_once_per_winter"] and any(other.hero == quest.hero for other in earlier):
+        raise IllegalOrder(f"{quest.hero} already goes on a quest this winter; each quest needs a "
+                           f"different hero (MK-QST-2)")
+
+
+def _quests(count: int) -> str:
+    return "one quest" if count == 1 else f"{count} quests"
 
 
 # -- the D6 and its adjustment (MK-QST-5, MK-QST-6) ----------------------------------------------
@@ -262,10 +286,10 @@ def _not_now(view: MKView, player: str, quest: Quest) -> str:
     entry = army.roster.get(quest.unit) if army else None
     if army is None or army.owner != player or entry is None or not entry.has("hero"):
         return f"{quest.hero} is no longer one of {state.kingdoms[player].name}'s Hero units"
-    if quest.hero in state.winter.heroes:
+    if view.rules["quests.hero_once_per_winter"] and quest.hero in state.winter.heroes:
         return f"{quest.hero} has already been on a quest this winter (MK-QST-2)"
-    if f"{player}>{quest.tower}" in state.winter.towers:
-        return "a quest already went to that tower (MK-QST-3)"
+    if state.winter.towers.count(f"{player}>{quest.tower}") >= view.rules["quests.per_adjacent_tower"]:
+        return f"{_quests(view.rules['quests.per_adjacent_tower'])} per tower already went there (MK-QST-3)"
     if quest.tower not in eligible_towers(state, view.map, player):
         return "the tower is next to none of the kingdom's tiles (MK-QST-1)"
     return ""
@@ -390,7 +414,8 @@ def combat(trial: Trial) -> bool:
     """MK-QST-14: the Endurance test, then one attack at a De 5+, -/9 foe, which must rout."""
     if trial.rules("quests.resolution") == "gm":
         return _by_gm(trial, "combat")
-    if not _passes(trial, "endurance", _ordeal(trial, "endurance")):
+    first = trial.rules("quests.combat.first")
+    if not _passes(trial, first, _ordeal(trial, first)):
         return False
     attack = _hero_attack(trial)
     struck = kow.strike(trial.dice, trial.view.rules, attack, trial.rules("quests.combat.foe_def"),
