@@ -261,3 +261,13 @@ def test_mk_dep_call_shows_each_kingdom_what_to_send() -> None:
     assert "Wings of Honeymaze (25 points; Hero units only), held at the capital" in text
     assert "For example: `DEPLOY A1 T1`, `ALLOT Wings of Honeymaze A1.U1`" in text
     assert "stays where it is" in text
+
+
+def test_mk_dep_help_names_the_players_own_armies_and_settlements() -> None:
+    st = board(armies=1)
+    st.artefacts["Blade of Slashing"] = Holding("a", "A1", "U2")
+    text = window_deployment.help_text(view(st), player("a"))
+    assert text.startswith("DEPLOY <army> <tile>")
+    assert "Your armies: A1 in T6. Your settlements: T1 (city, capital, room 2), T5 (fortress, room 3), " \
+        "T2 (village, room 1). Your artefacts: Blade of Slashing (5 points; any unit), on A1.U2. " \
+        "For example: DEPLOY A1 T1; ALLOT Blade of Slashing A1.U2." in text

@@ -202,8 +202,20 @@ def _item(view: MKView, name: str) -> str:
     return f"{name} ({what}), {artefacts.describe(view.state, name)}"
 
 
+def help_text(view: MKView, player: Player) -> str:
+    """HELP in window W2: the syntax, then the player's own armies, settlements and artefacts."""
+    if player.id not in view.state.kingdoms:
+        return HELP
+    mine = next(k for k in call(view)["kingdoms"] if k["name"] == view.state.kingdoms[player.id].name)
+    parts = [HELP, f"Your armies: {', '.join(mine['armies']) or 'none'}.",
+             f"Your settlements: {', '.join(mine['settlements']) or 'none'}."]
+    parts += [f"Your artefacts: {'; '.join(mine['artefacts'])}."] if mine["artefacts"] else []
+    parts += [f"For example: {'; '.join(mine['example'])}."] if mine["example"] else []
+    return " ".join(parts)
+
+
 chronicle.CALLS[DEPLOYMENT] = call
 
 PHASE = Phase[MKState, HexMap](
     title="deployment", window=DEPLOYMENT, parse=parse, resolve=resolve, owing=owing, missing=missing,
-    canonical=canonical, help=lambda view, player: HELP)
+    canonical=canonical, help=help_text)
