@@ -8,6 +8,7 @@ import pytest
 
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.orders import IllegalOrder, InvalidOrder
+from pbem.kit.rulebook import RulesError
 from pbem.kit.tomlio import to_data
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.mighty_kingdoms import quests
@@ -362,3 +363,18 @@ def test_mk_qst_1_the_w1_call_offers_each_kingdom_its_towers_heroes_and_the_pool
     assert offered["bands"][1] == {"band": "20", "artefacts": [
         "Banner of the Griffin (20)", "Dwarven Throwing Mattock (20)", "Shroud of the Saint (20)"]}
     assert [x["band"] for x in offered["bands"]] == ["5-15", "20", "25", "30", "35", "40-50"]
+
+
+def test_mk_qst_6_the_rule_book_refuses_a_table_with_gaps_or_unknown_types() -> None:
+    table = [{"min": 0, "max": 1, "type": "chance", "reward_min": 5, "reward_max": 15},
+             {"min": 2, "max": 6, "type": "riddles", "reward_min": 20, "reward_max": 20}]
+    with pytest.raises(RulesError) as refused:
+        book(quests={"table": table})
+    assert refused.value.problems == [
+        "rules: quests.table row 2: type 'riddles' is not one of chance, speed, agility, courage, endurance, combat",
+        "rules: quests.table: no row covers the final value 7"]
+
+
+def test_mk_qst_5_adjust_without_a_value_is_refused() -> None:
+    with pytest.raises(InvalidOrder, match="ADJUST takes -1, 0 or \\+1"):
+        parse(view(board()), "QUEST T3 A1.U1 ADJUST")

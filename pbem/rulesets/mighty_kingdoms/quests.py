@@ -32,6 +32,7 @@ from pbem.kit.dice import Dice, dice_spec
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex
 from pbem.kit.roster import Entry
+from pbem.kit.rulebook import RuleBook
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Player, ask
 from pbem.rulesets.mighty_kingdoms import artefacts, kow
@@ -165,13 +166,13 @@ def _options(view: MKView, quest: Quest, words: Sequence[str]) -> None:
     for n, token in enumerate(tokens):
         low = token.casefold()
         if low == "adjust":
+            if n + 1 == len(tokens) or not _ADJUST.match(tokens[n + 1]):
+                raise InvalidOrder("ADJUST takes -1, 0 or +1, like ADJUST -1")
             continue
         if _ADJUST.match(token):
             adjusts.append(int(token))
         elif low in (MELEE, SHOOTING):
             quest.attack = low
-        elif n and tokens[n - 1].casefold() == "adjust":
-            raise InvalidOrder(f"ADJUST takes -1, 0 or +1, not {token}")
         else:
             kind = names.lookup(token)
             if kind in quest.types:
@@ -444,3 +445,21 @@ def _hero_attack(trial: Trial) -> kow.Attack:
 
 TESTS = {"chance": chance, "speed": speed, "agility": agility, "courage": courage, "endurance": endurance,
          "combat": combat}
+
+
+def table_problems(rules: RuleBook) -> list[str]:
+    """A quest table the processor could not play by: unknown types, or a final value (the die
+    moved by up to `quests.max_adjust` either way) that no row covers."""
+    table, out = rules.get("quests.table", []), []
+    for n, row in enumerate(table, start=1):
+        if row.get("type") not in TESTS:
+            out.append(f"rules: quests.table row {n}: type {row.get('type')!r} is not one of {', '.join(TESTS)}")
+    try:
+        count, sides = dice_spec(rules["quests.die"])
+    except ValueError:
+        return out                                     # the rule book reports the die itself
+    reach = int(rules.get("quests.max_adjust", 0))
+    for value in range(count - reach, count * sides + reach + 1):
+        if not any(row.get("min", 0) <= value <= row.get("max", -1) for row in table):
+            out.append(f"rules: quests.table: no row covers the final value {value}")
+    return out
