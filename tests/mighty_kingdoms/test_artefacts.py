@@ -206,3 +206,10 @@ def test_mk_art_9_nothing_moves_for_the_owner_or_an_ordinary_tile() -> None:
     artefacts.capital_taken(st, "T1", "A1", section, book())
     artefacts.capital_taken(st, "T2", "C1", section, book())
     assert st.artefacts[X] == Holding("a") and not section.lines
+
+
+def test_mk_art_2_the_default_pool_covers_every_reward_band() -> None:
+    st, rules = board(), book()
+    assert artefacts.bands(rules) == [(5, 15), (20, 20), (25, 25), (30, 30), (35, 35), (40, 50)]
+    assert [len(artefacts.unowned(st, rules, low, high)) for low, high in artefacts.bands(rules)] == [8, 4, 4, 4, 4, 6]
+    assert all(a.points for a in artefacts.pool(rules))

@@ -43,6 +43,9 @@ from pbem.rulesets.phases import Submissions
 
 MELEE, SHOOTING = "melee", "shooting"
 USAGE = "QUEST <tower> <army>.<unit> [<types, best first> | ADJUST -1|0|+1] [MELEE|SHOOTING]"
+HELP = (f"{USAGE}: one line per wizard's tower next to your tiles, each with a different Hero unit; the types "
+        f"(chance, speed, agility, courage, endurance, combat) ranked best first steer the D6 by up to 1, or "
+        f"ADJUST fixes the change; MELEE or SHOOTING is a Combat quest's attack. Quests cost nothing.")
 _ADJUST = re.compile(r"^[+-]?\d+$")
 
 
