@@ -37,7 +37,7 @@ from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Player, ask
 from pbem.rulesets.mighty_kingdoms import artefacts, kow
 from pbem.rulesets.mighty_kingdoms.armylist import KIND_NAMES
-from pbem.rulesets.mighty_kingdoms.chronicle import Section
+from pbem.rulesets.mighty_kingdoms.chronicle import Section, dice_text
 from pbem.rulesets.mighty_kingdoms.model import Army, MKState, MKView, unit_key
 from pbem.rulesets.phases import Submissions
 
@@ -323,8 +323,8 @@ def chance(trial: Trial) -> bool:
     """MK-QST-7: 2D6, any total but 7 wins."""
     roll = trial.dice.roll(f"chance quest {trial.quest.hero}", *dice_spec(trial.rules("quests.chance.dice")))
     won = roll.total not in trial.rules("quests.chance.fail_on")
-    trial.section.add(f"Chance: 2D6 = {kow.faces(roll).replace(', ', '+')} = {roll.total}: "
-                      + ("success" if won else "failure"))
+    trial.section.add(f"Chance: {dice_text(roll)}: "
+                      + _verdict(won))
     return won
 
 
@@ -334,8 +334,8 @@ def speed(trial: Trial) -> bool:
     sp, target = trial.hero.counters.get("sp", 0), trial.rules("quests.speed.target")
     total = roll.total + sp
     won = bool(total >= target)
-    trial.section.add(f"Speed: 2D6 = {kow.faces(roll).replace(', ', '+')} = {roll.total}, plus Sp {sp} = {total}, "
-                      f"{target} needed: " + ("success" if won else "failure"))
+    trial.section.add(f"Speed: {dice_text(roll)}, plus Sp {sp} = {total}, "
+                      f"{target} needed: " + _verdict(won))
     return won
 
 
@@ -360,7 +360,7 @@ def agility(trial: Trial) -> bool:
     total, target = roll.total + sum(v for _, v in mods), trial.rules("quests.agility.target")
     shown = ", ".join(f"{what} {value:+d}" for what, value in mods) or "none"
     won = bool(total >= target)
-    trial.section.add(f"Agility: 2D6 = {kow.faces(roll).replace(', ', '+')} = {roll.total}, modifiers {shown} "
+    trial.section.add(f"Agility: {dice_text(roll)}, modifiers {shown} "
                       f"({sum(v for _, v in mods):+d}) = {total}, {target} needed: {_verdict(won)}")
     return won
 
@@ -398,7 +398,7 @@ def _ordeal(trial: Trial, kind: str) -> str:
 def _passes(trial: Trial, kind: str, result: str) -> bool:
     need = trial.rules(f"quests.{kind}.pass")
     won = result != kow.ROUTED if need == "not_routed" else result == kow.STEADY
-    trial.section.add(f"{kind.capitalize()}: the hero is {result}: " + ("success" if won else "failure"))
+    trial.section.add(f"{kind.capitalize()}: the hero is {result}: " + _verdict(won))
     return won
 
 
