@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from pbem.kit.dice import ScriptedDice
-from pbem.rulesets.mighty_kingdoms import battles, reform, steps, window_battle
+from pbem.rulesets.mighty_kingdoms import battle_results, battles, reform, steps, window_battle
+from pbem.rulesets.mighty_kingdoms.battle_state import BattleReport
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import BATTLE, ORDERS, Holding, MKState, MKView
 from tests.mighty_kingdoms.helpers_battle import army, board, lines, player, state_of, texts, view_of
@@ -72,10 +73,8 @@ def test_mk_scenario_5_loss_on_side_retreat_then_slaughter(reformed: list[str]) 
 
 def test_mk_scenario_5_b1_lies_on_its_side_in_u_before_the_slaughter() -> None:
     state, view = scenario_5()
-    battles.select(view, [])
+    assert opened(view)
     (first,) = state.battle.pending()
-    from pbem.rulesets.mighty_kingdoms import battle_results
-    from pbem.rulesets.mighty_kingdoms.battle_state import BattleReport
     battle_results.apply(view, first, BattleReport("a"), Section("x"))
     assert (state.armies["B1"].tile, state.armies["B1"].upright) == ("U", False)
     assert battles.contested(state) == ["U"]                    # U joins the selection (MK-BAT-4, MK-BRS-11)

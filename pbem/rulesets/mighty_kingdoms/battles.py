@@ -49,6 +49,8 @@ def select(view: MKView, sections: list[Section]) -> bool:
             continue
         passes = 0
         if fight(view, chooser, pick, section):
+            if view.rules["battle.schedule"] == "independent_waves":
+                wave(view, section)
             return True
     if not contested(state):
         section.add("No contested tile remains: the battle phase ends.")
@@ -179,3 +181,41 @@ def slaughter_targets(view: MKView, battle: Battle, victim: str, killer: str) ->
     wishes = view.state.kingdoms[killer].standing.slaughter if view.rules["battle.slaughter_pick"] == "chooser" else []
     ranked = [a for a in wishes if a in candidates] + [a for a in candidates if a not in wishes]
     return ranked[:count]
+
+
+# -- independent waves (MK-PBM-12, A9) ----------------------------------------------------------------
+def wave(view: MKView, section: Section) -> None:
+    """Brief more battles with the first: the next picks in round robin, while each is a KoW game on
+    a tile at least `battle.wave_min_distance` from every open battle. The first pick that is not
+    (a slaughter, a tile too close, nobody able to pick) waits for the results, and its chooser
+    keeps his turn. Each wave pick is kept so that its result can be checked against the pick the
+    chooser would make once the earlier results are known (`window_battle.wave_check`)."""
+    state, phase = view.state, view.state.battle
+    while True:
+        turn = phase.next_chooser
+        found = next_pick(view)
+        if found is None or not far(view, found[1].tile) or not upright(state, found[1].tile, found[1].opponent) \
+                or not upright(state, found[1].tile, found[0]):
+            phase.next_chooser = turn
+            return
+        chooser, pick = found
+        fight(view, chooser, pick, section)
+        phase.wave_picks[phase.battles[-1].id] = f"{pick.tile} {pick.opponent}"
+
+
+def next_pick(view: MKView) -> tuple[str, Pick] | None:
+    """The next chooser in round robin with a pick, and his pick (the turn moves past him)."""
+    state, phase = view.state, view.state.battle
+    for _ in state.order:
+        chooser = state.order[phase.next_chooser % len(state.order)]
+        phase.next_chooser = (phase.next_chooser + 1) % len(state.order)
+        pick = choose(view, chooser)
+        if pick is not None:
+            return chooser, pick
+    return None
+
+
+def far(view: MKView, tile: str) -> bool:
+    """At least `battle.wave_min_distance` from every open battle (tiles with no path between are far)."""
+    least = view.rules["battle.wave_min_distance"]
+    return all(not 0 <= view.map.distance(tile, b.tile) < least for b in view.state.battle.pending())
