@@ -11,6 +11,7 @@ contested through a result's moves (MK-BRS-11) are found afresh on every turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.kit.places import natural_key as natural
@@ -106,14 +107,15 @@ def eligible(view: MKView, chooser: str) -> list[Pick]:
     return picks
 
 
-def choose(view: MKView, chooser: str) -> Pick | None:
-    """The chooser's pick: his first eligible standing preference, else MK-PBM-3's default."""
-    picks = eligible(view, chooser)
+def choose(view: MKView, chooser: str, where: Callable[[str], bool] = lambda tile: True) -> Pick | None:
+    """The chooser's pick: his first eligible standing preference, else MK-PBM-3's default (among the
+    tiles `where` allows: a wave picks only far from the battles already briefed)."""
+    picks = [p for p in eligible(view, chooser) if where(p.tile)]
     if not picks:
         return None
     for wish in view.state.kingdoms[chooser].standing.battles:
-        where, _, who = wish.partition(" ")
-        found = next((p for p in picks if where in (ANY, p.tile) and who in (ANY, p.opponent)), None)
+        tile, _, who = wish.partition(" ")
+        found = next((p for p in picks if tile in (ANY, p.tile) and who in (ANY, p.opponent)), None)
         if found:
             return found
     return picks[0]
@@ -185,16 +187,16 @@ def slaughter_targets(view: MKView, battle: Battle, victim: str, killer: str) ->
 
 # -- independent waves (MK-PBM-12, A9) ----------------------------------------------------------------
 def wave(view: MKView, section: Section) -> None:
-    """Brief more battles with the first: the next picks in round robin, while each is a KoW game on
-    a tile at least `battle.wave_min_distance` from every open battle. The first pick that is not
-    (a slaughter, a tile too close, nobody able to pick) waits for the results, and its chooser
-    keeps his turn. Each wave pick is kept so that its result can be checked against the pick the
-    chooser would make once the earlier results are known (`window_battle.wave_check`)."""
+    """Brief more battles with the first: the next choosers in round robin pick among the tiles at
+    least `battle.wave_min_distance` from every open battle, while each pick is a KoW game. The
+    first that is not (a slaughter, nobody able to pick a far tile) waits for the results, and its
+    chooser keeps his turn. Each wave pick is kept so that, once the earlier results are known,
+    it can be checked against the pick the chooser would make then (`window_battle.wave_check`)."""
     state, phase = view.state, view.state.battle
     while True:
         turn = phase.next_chooser
         found = next_pick(view)
-        if found is None or not far(view, found[1].tile) or not upright(state, found[1].tile, found[1].opponent) \
+        if found is None or not upright(state, found[1].tile, found[1].opponent) \
                 or not upright(state, found[1].tile, found[0]):
             phase.next_chooser = turn
             return
@@ -204,12 +206,12 @@ def wave(view: MKView, section: Section) -> None:
 
 
 def next_pick(view: MKView) -> tuple[str, Pick] | None:
-    """The next chooser in round robin with a pick, and his pick (the turn moves past him)."""
+    """The next chooser in round robin with a pick far from the open battles, and that pick."""
     state, phase = view.state, view.state.battle
     for _ in state.order:
         chooser = state.order[phase.next_chooser % len(state.order)]
         phase.next_chooser = (phase.next_chooser + 1) % len(state.order)
-        pick = choose(view, chooser)
+        pick = choose(view, chooser, lambda tile: far(view, tile))
         if pick is not None:
             return chooser, pick
     return None

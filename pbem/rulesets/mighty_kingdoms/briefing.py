@@ -77,8 +77,10 @@ def army(view: MKView, a: Army) -> dict[str, Any]:
 def unit(view: MKView, a: Army, ident: str) -> dict[str, Any]:
     entry = a.roster.get(ident)
     assert entry is not None      # `ident` is read off the same roster
-    return {"key": f"{a.id}.{ident}", "line": armylist.unit_line(entry), "medals": entry.total(MEDAL),
-            "scars": entry.total(SCAR), "artefacts": artefacts.carried_by(view.state, a.id, ident)}
+    notes = [f"medals so far: {entry.total(MEDAL)}"] if entry.total(MEDAL) else []
+    notes += [f"scars so far: {entry.total(SCAR)}"] if entry.total(SCAR) else []
+    notes += [f"carries {name}" for name in artefacts.carried_by(view.state, a.id, ident)]
+    return {"key": f"{a.id}.{ident}", "line": armylist.unit_line(entry), "notes": "".join(f"; {n}" for n in notes)}
 
 
 def _moves(view: MKView, armies: list[Army]) -> list[str]:
