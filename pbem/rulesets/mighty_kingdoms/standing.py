@@ -86,7 +86,8 @@ def army(state: MKState, text: str, owner: str = "", enemy_of: str = "") -> str:
     found = next((a for a in state.armies if a.casefold() == text.casefold()), "")
     if not found:
         index = NameIndex({a: () for a in state.armies}, what="army")
-        raise InvalidOrder(f"there is no army {quoted(text)}", suggestion=index.suggest(text))
+        yours = f"; yours are {_ids(state, owner)}" if owner else ""
+        raise InvalidOrder(f"there is no army {quoted(text)}{yours}", suggestion=index.suggest(text))
     if owner and state.armies[found].owner != owner:
         raise IllegalOrder(f"{found} is not your army; yours are {_ids(state, owner)}")
     if enemy_of and state.armies[found].owner == enemy_of:
