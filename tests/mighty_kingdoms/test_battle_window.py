@@ -12,7 +12,7 @@ from pbem.reports import render
 from pbem.rulesets.mighty_kingdoms import reform, steps, window_battle
 from pbem.rulesets.mighty_kingdoms.battle_state import GM
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
-from pbem.rulesets.mighty_kingdoms.model import BATTLE, Holding, MKState, MKView
+from pbem.rulesets.mighty_kingdoms.model import BATTLE, Holding, Kingdom, MKState, MKView
 from pbem.rulesets.phases import Outcome
 from pbem.schedule import Schedule
 from tests.mighty_kingdoms.helpers_battle import NOW, army, board, lines, player, state_of, view_of
@@ -100,7 +100,7 @@ def test_mk_pbm_7_bad_report_lines_are_each_refused_with_a_reason() -> None:
 
 def test_mk_pbm_7_a_player_outside_the_battle_cannot_report_it() -> None:
     state = battle_at_t()
-    state.kingdoms["c"] = state.kingdoms["a"].__class__("c", "Green")
+    state.kingdoms["c"] = Kingdom("c", "Green")
     assert problems(state, "c", "RESULT Y1M1-B1 DRAW") == [
         "line 1: you do not fight in Y1M1-B1; only its two kingdoms report it"]
 
@@ -258,3 +258,23 @@ def test_mk_pbm_7_help_names_the_players_battle_armies_and_units() -> None:
     assert "report each battle you fight (Y1M1-B1)" in text
     assert "Y1M1-B1: B1 may move to R; units B1.U1, B1.U2" in text
     assert window_battle.missing(at(state), player("b"), {}) == ["the report of battle Y1M1-B1"]
+
+
+def test_mk_pbm_7_the_acknowledgement_quotes_canonical_lines_and_later_mails_keep_other_reports() -> None:
+    state = battle_at_t()
+    view = at(state)
+    parsed = window_battle.parse(view, player("a"), lines("result win red\nmedals a1.u1\nscars none\nbattle * b"))
+    assert window_battle.canonical(view, player("a"), parsed.payload) == [
+        "RESULT WIN Red", "MEDALS A1.U1", "SCARS NONE", "BATTLE * b"]
+    later = window_battle.parse(view, player("a"), lines("SLAUGHTER B1")).payload
+    combined = window_battle.combine(view, parsed.payload, later)
+    assert list(combined["reports"]) == ["Y1M1-B1"] and combined["standing"] == later["standing"]
+
+
+def test_mk_pbm_7_a_player_in_no_battle_may_send_only_standing_lines() -> None:
+    state = battle_at_t()
+    state.kingdoms["c"] = Kingdom("c", "Green")
+    assert problems(state, "c", "RESULT DRAW") == [
+        "line 1: you fight in no open battle; only standing preferences (BATTLE, SLAUGHTER, RETREAT, WINMOVE, "
+        "REFORM) are read now"]
+    assert window_battle.gm_pending(at(state)) == []

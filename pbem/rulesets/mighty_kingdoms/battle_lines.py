@@ -54,12 +54,14 @@ def read_result(view: MKView, player: str, words: Sequence[str]) -> tuple[Battle
     words = list(words)
     if words and words[0].upper() not in ("WIN", "DRAW"):
         battle = battle_named(view.state, player, words.pop(0))
+    elif not mine:
+        raise IllegalOrder("you fight in no open battle; only standing preferences (BATTLE, SLAUGHTER, RETREAT, "
+                           "WINMOVE, REFORM) are read now")
     elif len(mine) == 1:
         battle = mine[0]
     else:
         ids = ", ".join(b.id for b in mine) or "none"
-        raise InvalidOrder(f"name the battle: you fight in {ids}", suggestion=f"RESULT {mine[0].id} WIN ..."
-                           if mine else "")
+        raise InvalidOrder(f"name the battle: you fight in {ids}", suggestion=f"RESULT {mine[0].id} WIN ...")
     return battle, result_of(view.state, battle, words)
 
 
@@ -133,10 +135,11 @@ def take(state: MKState, player: str, battle: Battle, words: Sequence[str]) -> t
     return name, key
 
 
-def lines_of(report: BattleReport, battle: Battle, several: bool) -> list[str]:
+def lines_of(state: MKState, report: BattleReport, battle: Battle, several: bool) -> list[str]:
     """A stored report as the lines that give it back (`several`: RESULT names the battle)."""
     head = "RESULT " + (f"{battle.id} " if several else "")
-    out = [head + ("DRAW" if report.result == DRAW else f"WIN {report.result}")] if report.result else []
+    winner = state.kingdoms[report.result].name if report.result in state.kingdoms else report.result
+    out = [head + ("DRAW" if report.result == DRAW else f"WIN {winner}")] if report.result else []
     out.append("MEDALS " + (", ".join(report.medals) or NONE))
     out.append("SCARS " + (", ".join(report.scars) or NONE))
     out += [f"MOVE {army} {tile}" for army, tile in report.moves.items()]

@@ -119,6 +119,29 @@ def parse(view: MKView, player: Player, lines: Lines) -> Parsed:
     return reading.parsed()
 
 
+def canonical(view: MKView, player: Player, payload: Payload) -> list[str]:
+    """The lines on file as the processor reads them: each battle's report, then the standing lines."""
+    several = len(battle_lines.battles_of(view.state, player.id)) > 1
+    out = []
+    for ident, data in payload.get(REPORTS, {}).items():
+        battle = view.state.battle.battle(ident)
+        if battle is not None:
+            out += battle_lines.lines_of(view.state, from_data(BattleReport, data), battle, several)
+    return out + [standing.canonical(entry) for entry in standing.entries(payload)]
+
+
+def combine(view: MKView, previous: Payload, new: Payload) -> dict[str, Any]:
+    """A new mail replaces the earlier one, but for the reports of battles it does not report again
+    (a player in two battles of a wave may report them in two mails)."""
+    return {**new, REPORTS: {**previous.get(REPORTS, {}), **new.get(REPORTS, {})}}
+
+
+def gm_pending(view: MKView) -> list[str]:
+    """What waits for the GM in window B, each with the command that settles it."""
+    return [f"battle {ident} waits for your ruling: RESULT {ident} WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"
+            for ident in view.state.battle.awaiting_gm]
+
+
 # -- who owes, and when the window may close -----------------------------------------------------------
 def owing(view: MKView) -> list[str]:
     """The players of open battles whose report is not in yet (none for a battle the GM must settle)."""
@@ -258,7 +281,7 @@ def _ask_gm(state: MKState, battle: Battle, alerts: list[str], why: str) -> None
 
 
 def _shown(state: MKState, battle: Battle, players: Mapping[str, BattleReport]) -> str:
-    return "; ".join(f"{state.kingdoms[p].name}: " + " / ".join(battle_lines.lines_of(r, battle, False)[:3])
+    return "; ".join(f"{state.kingdoms[p].name}: " + " / ".join(battle_lines.lines_of(state, r, battle, False)[:3])
                      for p, r in players.items())
 
 
@@ -312,7 +335,7 @@ def gm_result(view: MKView, words: Sequence[str]) -> str:
     state.battle.reports[battle.id] = got
     state.battle.awaiting_gm = [b for b in state.battle.awaiting_gm if b != battle.id]
     state.battle.grace_until.pop(battle.id, None)
-    return f"{battle.id}: ruling recorded: " + " / ".join(battle_lines.lines_of(ruling, battle, True)[:3])
+    return f"{battle.id}: ruling recorded: " + " / ".join(battle_lines.lines_of(state, ruling, battle, True)[:3])
 
 
 def _ruling(state: MKState, battle: Battle, words: list[str]) -> BattleReport:
@@ -353,5 +376,6 @@ def help_text(view: MKView, player: Player) -> str:
 PHASE = Phase[MKState, HexMap](
     title="battle", window="battle", parse=parse, resolve=resolve,
     owing=owing, ready=ready, waiting_for_gm=waiting_for_gm, missing=missing, help=help_text,
+    canonical=canonical, combine=combine,
     gm_verbs=(GMVerb[MKState, HexMap]("RESULT", RESULT_USAGE, "settle a battle of window B (MK-PBM-7)", gm_result),),
 )
