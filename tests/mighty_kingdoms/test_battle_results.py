@@ -220,3 +220,26 @@ def test_mk_art_9_a_capital_taken_by_a_battle_win_hands_its_artefacts_to_the_tak
     assert state.capital_of("b") == ""
     assert state.artefacts["Crown"] == Holding("a", "A1", "U2")
     assert any("Crown (held at Blue's captured capital) goes to Red's A1.U2." == line for line in section.lines)
+
+
+def test_mk_bat_8_on_side_armies_do_not_fight_but_share_their_kingdoms_result() -> None:
+    state, view = field()
+    army(state, "A2", "T", upright=False)
+    battle, _ = fought(view, BattleReport("a"))
+    assert battle.armies == {"a": ["A1"], "b": ["B1"]} and battle.on_side == {"a": ["A2"], "b": ["B2"]}
+    assert state.armies["A2"].tile == "T"                  # the winner's on-side army stays
+    assert state.armies["B2"].tile == "R"                  # the loser's on-side army must leave too
+
+
+def test_mk_bat_16_only_the_unit_its_owner_names_gets_the_medal() -> None:
+    state, view = field()
+    fought(view, BattleReport("a", medals=["A1.U2"], scars=["B1.U1"]))
+    assert [e.total(MEDAL) for e in state.armies["A1"].roster.entries] == [0, 1]
+
+
+def test_mk_art_10_artefacts_never_count_in_a_sides_points() -> None:
+    state, view = field()
+    state.artefacts["Orb"] = Holding("b", "B1", "U1")
+    state.battle.month = "Y1M1"
+    battles.fight(view, "a", battles.Pick("T", "b"), Section("selection"))
+    assert battles.points(state, state.battle.pending()[0], "b") == 500
