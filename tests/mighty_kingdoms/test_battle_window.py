@@ -278,3 +278,19 @@ def test_mk_pbm_7_a_player_in_no_battle_may_send_only_standing_lines() -> None:
         "line 1: you fight in no open battle; only standing preferences (BATTLE, SLAUGHTER, RETREAT, WINMOVE, "
         "REFORM) are read now"]
     assert window_battle.gm_pending(at(state)) == []
+
+
+def test_mk_pbm_12_a_wave_battle_settled_by_default_keeps_its_result_while_an_earlier_one_waits() -> None:
+    gmap = board([("T", "P"), ("P", "M"), ("M", "V"), ("V", "W")])
+    state = state_of(["a", "b"], {"T": "b", "P": "a", "M": "a", "V": "b", "W": "b"})
+    for ident, tile in (("A1", "T"), ("B1", "T"), ("A2", "V"), ("B2", "V")):
+        army(state, ident, tile)
+    rules = {"battle": {"schedule": "independent_waves", "no_report_default": "draw"}}
+    steps.month_goes_on(view_of(state, gmap, NOW, DEADLINE, **rules), ScriptedDice([]), [])
+    one = "RESULT Y1M1-B1 WIN Red\nMEDALS NONE\nSCARS NONE"
+    close(view_of(state, gmap, NOW, DEADLINE, **rules), a=one)
+    window_battle.resolve(view_of(state, gmap, DEADLINE, DEADLINE, **rules), {}, ScriptedDice([]))
+    assert [b.id for b in state.battle.pending()] == ["Y1M1-B1", "Y1M1-B2"]    # B1 in its grace, B2 a draw
+    later = DEADLINE + timedelta(hours=24)
+    window_battle.resolve(view_of(state, gmap, later, later + timedelta(days=7), **rules), {}, ScriptedDice([]))
+    assert [(b.result, b.how) for b in state.battle.battles] == [("a", "single report"), ("draw", "no report")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 GM = "gm"                      # the reporter key of the GM's ruling (`GM RESULT`)
+DECIDED = "decided"            # the key of a settled result waiting for an earlier battle of its wave
 
 
 @dataclass

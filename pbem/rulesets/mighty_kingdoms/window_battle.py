@@ -28,7 +28,7 @@ from pbem.kit.orders import InvalidOrder, NotAnOrder, OrderProblem, trailing
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.mighty_kingdoms import battle_lines, battle_results, battles, standing, steps
-from pbem.rulesets.mighty_kingdoms.battle_state import GM, Battle, BattleReport
+from pbem.rulesets.mighty_kingdoms.battle_state import DECIDED, GM, Battle, BattleReport
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import DRAW, MKState, MKView
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions
@@ -144,9 +144,10 @@ def gm_pending(view: MKView) -> list[str]:
 
 # -- who owes, and when the window may close -----------------------------------------------------------
 def owing(view: MKView) -> list[str]:
-    """The players of open battles whose report is not in yet (none for a battle the GM must settle)."""
+    """The players of open battles whose report is not in yet (none for a battle the GM must settle,
+    nor for one already settled that waits for an earlier battle of its wave)."""
     phase = view.state.battle
-    out = [p for b in phase.pending() if b.id not in phase.awaiting_gm
+    out = [p for b in phase.pending() if b.id not in phase.awaiting_gm and DECIDED not in phase.reports.get(b.id, {})
            for p in b.players if p not in phase.reports.get(b.id, {})]
     return [p for p in view.state.order if p in out]
 
@@ -191,8 +192,9 @@ def resolve(view: MKView, submissions: Submissions, dice: Dice) -> Outcome[MKSta
     section = Section("Battle results")
     sections = [section]
     settled = []
+    decided = {b.id: decide(view, b, alerts) for b in state.battle.pending()}
     for battle in state.battle.pending():
-        report = settle(view, battle, alerts)
+        report = decided[battle.id]
         if report is None:
             break
         alerts += wave_check(view, battle)
@@ -221,6 +223,18 @@ def forget(state: MKState, ident: str) -> None:
     state.battle.reports.pop(ident, None)
     state.battle.grace_until.pop(ident, None)
     state.battle.awaiting_gm = [b for b in state.battle.awaiting_gm if b != ident]
+
+
+def decide(view: MKView, battle: Battle, alerts: list[str]) -> BattleReport | None:
+    """`settle`, remembered: a battle of a wave settled while an earlier one still waits keeps its
+    result (a default applied at this deadline must not wait for the next one)."""
+    got = view.state.battle.reports.setdefault(battle.id, {})
+    if DECIDED not in got:
+        report = settle(view, battle, alerts)
+        if report is None:
+            return None
+        got[DECIDED] = report
+    return got[DECIDED]
 
 
 def settle(view: MKView, battle: Battle, alerts: list[str]) -> BattleReport | None:
