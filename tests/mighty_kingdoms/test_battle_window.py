@@ -114,6 +114,8 @@ def test_mk_pbm_7_matching_reports_are_applied_at_once() -> None:
     assert state.owner("T") == "a" and state.armies["B1"].tile == "R"
     assert state.battle.battles[0].how == "reports" and not state.battle.reports
     assert state.calendar.window != BATTLE and out.reports
+    lines_out = [line for s in out.reports[0].context["mk"]["sections"] for line in s.lines]
+    assert "Y1M1-B1 at T: Red wins against Blue (both reports agree)." in lines_out
 
 
 def test_mk_pbm_7_differing_reports_go_to_the_gm_and_his_ruling_settles() -> None:

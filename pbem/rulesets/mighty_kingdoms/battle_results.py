@@ -24,13 +24,17 @@ from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import DRAW, MEDAL, SCAR, Army, Holding, MKState, MKView
 from pbem.rulesets.mighty_kingdoms.standing import ANY
 
+HOW = {"reports": "both reports agree", "single report": "only one side reported", "gm": "the GM's ruling",
+       "no report": "nobody reported, so a draw without medals or scars"}
+
 
 def apply(view: MKView, battle: Battle, report: BattleReport, section: Section) -> None:
     """Apply `report` to `battle` (its result, moves, marks and allocations), logging each step."""
     state = view.state
     captured = set_aside_captures(view, battle, report)
     battle.result, battle.medals, battle.scars = report.result, list(report.medals), list(report.scars)
-    section.add(f"{battle.id} at {view.map.label(battle.tile)}: {outcome_text(state, battle)}.")
+    how = f" ({HOW[battle.how]})" if battle.how in HOW else ""
+    section.add(f"{battle.id} at {view.map.label(battle.tile)}: {outcome_text(state, battle)}{how}.")
     takes_capital = control_change(view, battle, section)
     for player in battle.players:
         if must_leave(view, battle, player):
