@@ -296,3 +296,15 @@ def test_mk_pbm_12_a_wave_battle_settled_by_default_keeps_its_result_while_an_ea
     later = DEADLINE + timedelta(hours=24)
     window_battle.resolve(view_of(state, gmap, later, later + timedelta(days=7), **rules), {}, ScriptedDice([]))
     assert [(b.result, b.how) for b in state.battle.battles] == [("a", "single report"), ("draw", "no report")]
+
+
+def test_mk_bat_4_window_b_with_no_open_battle_goes_straight_on_to_the_next_pick() -> None:
+    state = state_of(["a", "b"], {"T": "b", "P": "a", "R": "b"})
+    state.calendar.window = BATTLE
+    army(state, "A1", "T")
+    army(state, "B1", "T")
+    view = at(state)
+    assert window_battle.ready(view)
+    out = window_battle.resolve(view, {}, ScriptedDice([]))
+    assert [b.id for b in state.battle.pending()] == ["Y1M1-B1"]
+    assert [r.kind for r in out.reports] == ["report", "briefing"]

@@ -153,10 +153,11 @@ def owing(view: MKView) -> list[str]:
 
 
 def ready(view: MKView) -> bool:
-    """The first open battle has the GM's ruling, or its single report's grace is over."""
+    """The first open battle has the GM's ruling, or its single report's grace is over, or there is
+    no open battle at all."""
     first = _first(view.state)
     if first is None:
-        return False
+        return True                       # nothing to fight (a position imported mid-phase): choose on
     return GM in view.state.battle.reports.get(first.id, {}) or _grace_over(view, first)
 
 
@@ -201,11 +202,13 @@ def resolve(view: MKView, submissions: Submissions, dice: Dice) -> Outcome[MKSta
         battle_results.apply(view, battle, report, section)
         forget(state, battle.id)
         settled.append(battle.id)
-    if not state.battle.pending():
+    went_on = not state.battle.pending()
+    if went_on:
         steps.month_goes_on(view, dice, sections)
-    if not settled:
+    if not settled and not went_on:
         return Outcome(state, gm_alerts=alerts)
-    out = steps.outcome(view, turn_before, "battle " + ", ".join(settled), sections, "battle-" + "-".join(settled))
+    title = "battle " + ", ".join(settled) if settled else "battle selection"
+    out = steps.outcome(view, turn_before, title, sections, "-".join(["battle", *settled]))
     out.gm_alerts += alerts
     return out
 
