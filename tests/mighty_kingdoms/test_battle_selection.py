@@ -183,3 +183,17 @@ def test_mk_pbm_5_standing_battle_choice_stays_for_later_months() -> None:
     battles.select(view, [])
     assert state.battle.month == "Y1M2" and state.battle.battles[0].id == "Y1M2-B1"
     assert state.battle.battles[0].opponent == "c"
+
+
+def test_mk_bat_10_a10_options_remove_more_armies_and_hand_over_the_tile() -> None:
+    gmap = board([("T", "U")])
+    state = state_of(["a", "b"], {"T": "b"})
+    army(state, "A1", "T")
+    for ident in ("B1", "B2", "B3"):
+        army(state, ident, "T", upright=False)
+    view = view_of(state, gmap, battle={"slaughter_removes": 2, "slaughter_transfers_control": True})
+    sections: list[Section] = []
+    battles.select(view, sections)
+    assert state.battle.battles[0].removed == "B1 B2"
+    assert "T passes to Red." in texts(sections)
+    assert state.owner("T") == "a"
