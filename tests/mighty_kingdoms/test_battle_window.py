@@ -308,3 +308,13 @@ def test_mk_bat_4_window_b_with_no_open_battle_goes_straight_on_to_the_next_pick
     out = window_battle.resolve(view, {}, ScriptedDice([]))
     assert [b.id for b in state.battle.pending()] == ["Y1M1-B1"]
     assert [r.kind for r in out.reports] == ["report", "briefing"]
+
+
+def test_mk_pbm_7_orders_of_other_windows_are_refused_saying_where_they_belong() -> None:
+    state = battle_at_t()
+    assert problems(state, "a", "A1 MOVE P\nRESULT WIN Red") == [
+        "line 1: MOVE is read only in the Orders window; window B reads battle reports and standing preferences"]
+    assert problems(state, "a", "RESULT WIN Red\nBUILD village P") == [
+        "line 2: BUILD is read only in the winter's purchase window (W1); window B reads battle reports and "
+        "standing preferences"]
+    assert problems(state, "b", "RESULT WIN Red\nMOVE B1 R") == []

@@ -24,7 +24,7 @@ from typing import Any
 
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
-from pbem.kit.orders import InvalidOrder, NotAnOrder, OrderProblem, trailing
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, trailing
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.mighty_kingdoms import battle_lines, battle_results, battles, standing, steps
@@ -69,6 +69,7 @@ class Reading:
     def report_line(self, verb: str, words: Sequence[str]) -> None:
         view, player = self.view, self.player
         if verb not in battle_lines.VERBS:
+            out_of_window(verb, words)
             raise NotAnOrder(f"{verb} is not a battle report line; they start with "
                              + ", ".join(battle_lines.VERBS + standing.VERBS))
         if verb == "RESULT":
@@ -110,6 +111,21 @@ class Reading:
         if self.standing:
             payload["standing"] = self.standing
         return Parsed(payload=payload, accepted=self.accepted, problems=problems)
+
+
+ELSEWHERE = {"MOVE": "the Orders window", "DEFEND": "the Orders window", "RAZE": "the Orders window",
+             "BUILD": "the winter's purchase window (W1)", "RECRUIT": "the winter's purchase window (W1)",
+             "TITHE": "the winter's purchase window (W1)", "QUEST": "the winter's purchase window (W1)",
+             "DEPLOY": "the winter's deployment window (W2)", "ALLOT": "the winter's deployment window (W2)"}
+
+
+def out_of_window(verb: str, words: Sequence[str]) -> None:
+    """An order of another window (`A1 MOVE T5`, `BUILD village T3`) is refused saying where it belongs.
+    Called only for lines that start no report line (`MOVE B1 T7` is one: it reads here)."""
+    for word in (verb, words[0].upper() if words else ""):
+        if word in ELSEWHERE:
+            raise IllegalOrder(f"{word} is read only in {ELSEWHERE[word]}; window B reads battle reports and "
+                               "standing preferences")
 
 
 def parse(view: MKView, player: Player, lines: Lines) -> Parsed:
