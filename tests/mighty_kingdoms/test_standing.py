@@ -76,3 +76,11 @@ def test_mk_pbm_6_reform_choices_are_checked_against_the_medal_and_scar_tables()
     assert refused(view, "REFORM A1.U2 2=elite") == "result 2 offers brutal or headstrong, not “elite”"
     assert refused(view, "REFORM A1.U9 2=brutal") == "A1 has no unit U9; its units are U1, U2"
     assert refused(view, "REFORM B1.U1 2=brutal").startswith("B1 is not your army")
+
+
+def test_mk_pbm_5_apply_reads_a_list_of_entries_or_a_single_one() -> None:
+    state, view = setting()
+    standing.apply(state, "a", {"standing": read(view, "WINMOVE A2 T2")})
+    assert state.kingdoms["a"].standing.win_move == "A2 T2"
+    standing.apply(state, "a", {"orders": []})
+    assert state.kingdoms["a"].standing.win_move == "A2 T2"

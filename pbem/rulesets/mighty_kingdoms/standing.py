@@ -44,9 +44,12 @@ def parse(view: MKView, player: Player, verb: str, words: Sequence[str]) -> dict
 
 
 def entries(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The standing entries of a submission, in the order they were sent."""
+    """The standing entries of a submission, in the order they were sent (a list of `parse`'s
+    entries; a single entry stored on its own is read as a list of one)."""
     found = payload.get("standing", [])
-    return list(found) if isinstance(found, list) else []
+    if isinstance(found, Mapping):
+        return [found] if "verb" in found else []
+    return [e for e in found if isinstance(e, Mapping) and e.get("verb") in _APPLY] if isinstance(found, list) else []
 
 
 def apply(state: MKState, player: str, payload: Mapping[str, Any]) -> None:
