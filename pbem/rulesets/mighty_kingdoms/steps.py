@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.kit.dice import Dice
-from pbem.rulesets.mighty_kingdoms import battles, gather, reform
+from pbem.rulesets.mighty_kingdoms import battles, briefing, gather, reform
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report
 from pbem.rulesets.mighty_kingdoms.model import BATTLE, ORDERS, OVER, PURCHASES, WINTER, MKState, MKView
 from pbem.rulesets.mighty_kingdoms.winter_state import WinterScratch
@@ -54,6 +54,12 @@ def next_year(view: MKView) -> str:
 
 
 def outcome(view: MKView, turn_before: int, title: str, sections: Sequence[Section], key: str) -> Outcome[MKState]:
-    """The outcome of a resolution: the state, its public report, and whether the turn moved on."""
+    """The outcome of a resolution: the state, its public report, and whether the turn moved on; when
+    window B is open, the report's call lists the open battles and each new battle's briefing goes
+    to its two players and the public thread."""
     state = view.state
-    return Outcome(state, [report(view, title, sections, key)], turn_finished=state.calendar.turn != turn_before)
+    public = report(view, title, sections, key)
+    if state.calendar.window == BATTLE:
+        public.context["mk"]["battle"] = briefing.call(view)
+    reports = [public, *briefing.briefings(view)] if state.calendar.window == BATTLE else [public]
+    return Outcome(state, reports, turn_finished=state.calendar.turn != turn_before)
