@@ -42,11 +42,11 @@ def test_mk_brs_3_a_loser_with_no_own_adjacent_tile_is_destroyed() -> None:
     state, view = field()
     for tile in ("Q", "R", "S"):
         state.tiles[tile].owner = "a"
-    state.artefacts["Horn"] = Holding("b", "B2", "U1")
+    state.artefacts["Shroud of the Saint"] = Holding("b", "B2", "U1")
     battle, section = fought(view, BattleReport("a"))
     assert "B1" not in state.armies and "B2" not in state.armies
     assert battle.moves == {"B1": "", "B2": ""}
-    assert "Horn" not in state.artefacts                   # B holds no capital: back to the pool (MK-ART-13)
+    assert "Shroud of the Saint" not in state.artefacts       # B holds no capital: back to the pool (MK-ART-13)
     assert "B1 has no adjacent tile of its kingdom to move to and is destroyed." in section.lines
 
 
@@ -178,48 +178,50 @@ def test_mk_bat_19_a_result_is_a_win_for_one_kingdom_or_a_draw() -> None:
 
 def test_mk_art_6_12_only_routed_carriers_of_the_losing_side_lose_their_artefacts() -> None:
     state, view = field()
-    state.artefacts.update({"Orb": Holding("b", "B1", "U2"), "Ring": Holding("b", "B1", "U1"),
-                            "Helm": Holding("a", "A1", "U2"), "Cup": Holding("b", "B2", "U1")})
-    fought(view, BattleReport("a", scars=["B1.U2", "A1.U2", "B2.U1"], allot={"Orb": "A1.U1"}))
-    assert state.artefacts["Orb"] == Holding("a", "A1", "U1")       # routed loser: captured, allotted
-    assert state.artefacts["Ring"] == Holding("b", "B1", "U1")      # not routed
-    assert state.artefacts["Helm"] == Holding("a", "A1", "U2")      # the winner's own routed unit
-    assert state.artefacts["Cup"] == Holding("b", "B2", "U1")       # on an on-side army, which did not fight
+    state.artefacts.update({"Blade of Slashing": Holding("b", "B1", "U2"),
+                            "Blessing of the Gods": Holding("b", "B1", "U1"),
+                            "Brew of Strength": Holding("a", "A1", "U2"), "Brew of Haste": Holding("b", "B2", "U1")})
+    fought(view, BattleReport("a", scars=["B1.U2", "A1.U2", "B2.U1"], allot={"Blade of Slashing": "A1.U1"}))
+    assert state.artefacts["Blade of Slashing"] == Holding("a", "A1", "U1")       # routed loser: captured, allotted
+    assert state.artefacts["Blessing of the Gods"] == Holding("b", "B1", "U1")      # not routed
+    assert state.artefacts["Brew of Strength"] == Holding("a", "A1", "U2")      # the winner's own routed unit
+    assert state.artefacts["Brew of Haste"] == Holding("b", "B2", "U1")       # on an on-side army, which did not fight
 
 
 def test_mk_art_6_a_capture_survives_the_destruction_of_the_carrier() -> None:
     state, view = field()
     for tile in ("Q", "R", "S"):
         state.tiles[tile].owner = "a"
-    state.artefacts["Orb"] = Holding("b", "B1", "U2")
+    state.artefacts["Blade of Slashing"] = Holding("b", "B1", "U2")
     fought(view, BattleReport("a", scars=["B1.U2"]))
     assert "B1" not in state.armies
-    assert state.artefacts["Orb"] == Holding("a", "A1", "U1")      # the first unit that can take it
+    assert state.artefacts["Blade of Slashing"] == Holding("a", "A1", "U1")      # the first unit that can take it
 
 
 def test_mk_art_7_8_no_unit_can_take_it_capital_or_pool() -> None:
     state, view = field()
-    state.artefacts.update({"Orb": Holding("b", "B1", "U2"), "Helm": Holding("a", "A1", "U1"),
+    state.artefacts.update({"Blade of Slashing": Holding("b", "B1", "U2"), "Brew of Strength": Holding("a", "A1", "U1"),
                             "Axe": Holding("a", "A1", "U2")})
     fought(view, BattleReport("a", scars=["B1.U2"]))
-    assert "Orb" not in state.artefacts                             # A holds no capital (MK-ART-8)
+    assert "Blade of Slashing" not in state.artefacts                             # A holds no capital (MK-ART-8)
     state, view = field()
     state.kingdoms["a"].start_tile = "P"
     state.tiles["P"].settlement = "city"
-    state.artefacts.update({"Orb": Holding("b", "B1", "U2"), "Helm": Holding("a", "A1", "U1"),
+    state.artefacts.update({"Blade of Slashing": Holding("b", "B1", "U2"), "Brew of Strength": Holding("a", "A1", "U1"),
                             "Axe": Holding("a", "A1", "U2")})
     fought(view, BattleReport("a", scars=["B1.U2"]))
-    assert state.artefacts["Orb"] == Holding("a")                   # held at A's capital (MK-ART-7)
+    assert state.artefacts["Blade of Slashing"] == Holding("a")                   # held at A's capital (MK-ART-7)
 
 
 def test_mk_art_9_a_capital_taken_by_a_battle_win_hands_its_artefacts_to_the_taker() -> None:
     state, view = field()
     state.kingdoms["b"].start_tile = "T"
-    state.artefacts["Crown"] = Holding("b")
-    _, section = fought(view, BattleReport("a", allot={"Crown": "A1.U2"}))
+    state.artefacts["Pipes of Terror"] = Holding("b")
+    _, section = fought(view, BattleReport("a", allot={"Pipes of Terror": "A1.U2"}))
     assert state.capital_of("b") == ""
-    assert state.artefacts["Crown"] == Holding("a", "A1", "U2")
-    assert any("Crown (held at Blue's captured capital) goes to Red's A1.U2." == line for line in section.lines)
+    assert state.artefacts["Pipes of Terror"] == Holding("a", "A1", "U2")
+    taken = "Pipes of Terror (held at Blue's captured capital) goes to Red's A1.U2."
+    assert any(taken == line for line in section.lines)
 
 
 def test_mk_bat_8_on_side_armies_do_not_fight_but_share_their_kingdoms_result() -> None:
@@ -239,7 +241,7 @@ def test_mk_bat_16_only_the_unit_its_owner_names_gets_the_medal() -> None:
 
 def test_mk_art_10_artefacts_never_count_in_a_sides_points() -> None:
     state, view = field()
-    state.artefacts["Orb"] = Holding("b", "B1", "U1")
+    state.artefacts["Blade of Slashing"] = Holding("b", "B1", "U1")
     state.battle.month = "Y1M1"
     battles.fight(view, "a", battles.Pick("T", "b"), Section("selection"))
     assert battles.points(state, state.battle.pending()[0], "b") == 500

@@ -41,8 +41,8 @@ def report(view: MKView, **mails: str) -> Any:
 
 
 def scenario_5() -> tuple[MKState, MKView]:
-    gmap = board([("T", "U"), ("T", "X"), ("U", "X")])
-    state = state_of(["b", "a"], {"T": "b", "U": "b", "X": "a"})
+    gmap = board([("T", "U"), ("T", "Medallion of Life"), ("U", "Medallion of Life")])
+    state = state_of(["b", "a"], {"T": "b", "U": "b", "Medallion of Life": "a"})
     for ident in ("B1", "A1", "A2"):
         army(state, ident, "T")
     army(state, "A3", "U")
@@ -113,7 +113,7 @@ def scenario_13(capital: bool = True, pool: list[dict[str, Any]] | None = None) 
     state.kingdoms["a"].start_tile = "H"
     army(state, "A1", "T")
     army(state, "B1", "T")
-    state.artefacts["X"] = Holding("b", "B1", "U2")
+    state.artefacts["Medallion of Life"] = Holding("b", "B1", "U2")
     rules = {"artefacts": {"pool": pool}} if pool is not None else {}
     return state, view_of(state, gmap, **rules)
 
@@ -126,26 +126,27 @@ def capture_mails(view: MKView, result: str, take: str = "") -> None:
 def test_mk_scenario_13_capture_goes_to_the_unit_the_winner_allocates(reformed: list[str]) -> None:
     state, view = scenario_13()
     assert opened(view)
-    capture_mails(view, "WIN Red", "TAKE X A1.U2")
-    assert state.artefacts["X"] == Holding("a", "A1", "U2")
+    capture_mails(view, "WIN Red", "TAKE Medallion of Life A1.U2")
+    assert state.artefacts["Medallion of Life"] == Holding("a", "A1", "U2")
 
 
 def test_mk_scenario_13_i_no_appropriate_unit_so_held_at_the_winners_capital(reformed: list[str]) -> None:
-    state, view = scenario_13(pool=[{"name": "X", "points": 20, "requires_spell": "lightning_bolt"}])
+    state, view = scenario_13(pool=[{"name": "Medallion of Life", "points": 20, "requires_spell": "lightning_bolt"}])
     assert opened(view)
     capture_mails(view, "WIN Red")
-    assert state.artefacts["X"] == Holding("a")
+    assert state.artefacts["Medallion of Life"] == Holding("a")
 
 
 def test_mk_scenario_13_ii_winner_without_capital_loses_it_to_the_pool(reformed: list[str]) -> None:
-    state, view = scenario_13(capital=False, pool=[{"name": "X", "points": 20, "requires_spell": "lightning_bolt"}])
+    state, view = scenario_13(capital=False, pool=[{"name": "Medallion of Life", "points": 20,
+                                                    "requires_spell": "lightning_bolt"}])
     assert opened(view)
     capture_mails(view, "WIN Red")
-    assert "X" not in state.artefacts
+    assert "Medallion of Life" not in state.artefacts
 
 
 def test_mk_scenario_13_iii_a_draw_moves_nothing(reformed: list[str]) -> None:
     state, view = scenario_13()
     assert opened(view)
     capture_mails(view, "DRAW")
-    assert state.artefacts["X"] == Holding("b", "B1", "U2")
+    assert state.artefacts["Medallion of Life"] == Holding("b", "B1", "U2")

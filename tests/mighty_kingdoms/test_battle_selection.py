@@ -95,14 +95,14 @@ def test_mk_bat_9_10_slaughter_removes_one_on_side_army_and_nothing_else() -> No
     army(state, "A1", "T")
     army(state, "B1", "T", upright=False)
     army(state, "B2", "T", upright=False)
-    state.artefacts["Orb"] = Holding("b", "B1", "U1")
+    state.artefacts["Blade of Slashing"] = Holding("b", "B1", "U1")
     view = view_of(state, gmap)
     sections: list[Section] = []
     battles.select(view, sections)
     first, second = state.battle.battles                            # one army each time, the lowest id first
     assert (first.removed, second.removed) == ("B1", "B2")          # (MK-BAT-11)
     assert state.owner("T") == "b"                                  # no control change (A10)
-    assert state.artefacts["Orb"] == Holding("b")                   # held at B's capital (MK-ART-13)
+    assert state.artefacts["Blade of Slashing"] == Holding("b")                   # held at B's capital (MK-ART-13)
     assert first.medals == [] and first.moves == {}
     assert any("a slaughter removes B1" in line for line in texts(sections))
 

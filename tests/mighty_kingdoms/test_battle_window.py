@@ -66,13 +66,13 @@ def problems(state: MKState, pid: str, text: str) -> list[str]:
 
 def test_mk_pbm_7_a_report_reads_result_medals_scars_moves_advance_and_take() -> None:
     state = battle_at_t()
-    state.artefacts["Orb"] = Holding("b", "B1", "U2")
+    state.artefacts["Blade of Slashing"] = Holding("b", "B1", "U2")
     parsed = window_battle.parse(at(state), player("a"), lines(
-        "RESULT WIN Red\nMEDALS A1.U1, B1.U1\nSCARS B1.U2\nADVANCE A1 P\nTAKE orb A1.U2\nRETREAT * P"))
+        "RESULT WIN Red\nMEDALS A1.U1, B1.U1\nSCARS B1.U2\nADVANCE A1 P\nTAKE blade of slashing A1.U2\nRETREAT * P"))
     assert not parsed.problems
     report = parsed.payload["reports"]["Y1M1-B1"]
     assert (report["result"], report["medals"], report["scars"]) == ("a", ["A1.U1", "B1.U1"], ["B1.U2"])
-    assert report["win_moves"] == ["A1 P"] and report["allot"] == {"Orb": "A1.U2"}
+    assert report["win_moves"] == ["A1 P"] and report["allot"] == {"Blade of Slashing": "A1.U2"}
     assert parsed.payload["standing"] == [{"verb": "RETREAT", "army": "*", "tiles": ["P"]}]
 
 
@@ -92,8 +92,8 @@ def test_mk_pbm_7_bad_report_lines_are_each_refused_with_a_reason() -> None:
         "line 2: only the winner makes the win move; your report does not say you won"]
     assert problems(state, "a", "MEDALS A1.U1") == [
         "line 1: the report of Y1M1-B1 has no RESULT line, so it was not kept (did you mean RESULT WIN <kingdom>?)"]
-    assert problems(state, "a", "RESULT WIN Red\nTAKE Orb A1.U1")[0].startswith(
-        "line 2: “Orb” cannot be captured in Y1M1-B1")
+    assert problems(state, "a", "RESULT WIN Red\nTAKE Blade of Slashing A1.U1")[0].startswith(
+        "line 2: “Blade of Slashing” cannot be captured in Y1M1-B1")
     assert problems(state, "a", "RESULT WIN Red\nSCARS A1.U7") == [
         "line 2: A1 has no unit U7; its units are U1, U2"]
 
@@ -229,7 +229,7 @@ def test_mk_bat_20_21_the_briefing_shows_tile_forces_points_on_side_defend_and_w
     state = battle_at_t()
     army(state, "B2", "T", upright=False)
     state.battle.battles[0].on_side["b"] = ["B2"]
-    state.artefacts["Orb"] = Holding("b", "B1", "U2")
+    state.artefacts["Blade of Slashing"] = Holding("b", "B1", "U2")
     view = at(state)
     (brief,) = [r for r in steps.outcome(view, 1, "orders", [], "k").reports if r.kind == "briefing"]
     assert brief.audience == ("a", "b") and brief.public
@@ -239,7 +239,8 @@ def test_mk_bat_20_21_the_briefing_shows_tile_forces_points_on_side_defend_and_w
     for expected in ("Terrain: land.", "Settlement: village.", "Controlled by: Blue.", "## Red: 500 points",
                      "## Blue: 500 points", "B1 (500 points, defend marker)", "On their side (not played, they "
                      "share the result): B2.", "`A1.U1` `Spearmen | Inf | 5 4+ - 4+ 12 14/16 | Phalanx | 250`",
-                     "carries Orb", "Orb (on B1.U2)", "RESULT WIN <kingdom> or RESULT DRAW", "MOVE <your army> <tile>"):
+                     "carries Blade of Slashing", "Blade of Slashing (on B1.U2)",
+                     "RESULT WIN <kingdom> or RESULT DRAW", "MOVE <your army> <tile>"):
         assert expected in text, expected
 
 

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from pbem.kit.places import natural_key as natural
 from pbem.kit.roster import Mark
@@ -204,13 +203,10 @@ def set_aside_captures(view: MKView, battle: Battle, report: BattleReport) -> di
 
 
 def suits(view: MKView, name: str, army: Army, unit: str) -> bool:
-    """May the unit take the artefact: a free slot (`artefacts.max_per_unit`, MK-ART-14), and the
-    pool entry's restriction, if any (MK-ART-11: `requires_spell` needs a caster of it in the army)."""
-    if len(artefacts.carried_by(view.state, army.id, unit)) >= view.rules["artefacts.max_per_unit"]:
-        return False
-    entry: dict[str, Any] = next((e for e in view.rules["artefacts.pool"] if e.get("name") == name), {})
-    spell = str(entry.get("requires_spell", ""))
-    return not spell or any(spell in e.tags for e in army.roster.entries)
+    """May the unit take the artefact: the pool entry's restrictions (MK-ART-11) and a free slot
+    (`artefacts.max_per_unit`, MK-ART-14), as the artefacts module judges every allocation."""
+    entry = army.roster.get(unit)
+    return entry is not None and artefacts.why_not(view.state, view.rules, name, army, entry) == ""
 
 
 def takers(view: MKView, battle: Battle) -> list[Army]:
