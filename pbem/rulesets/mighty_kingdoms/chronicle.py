@@ -15,7 +15,8 @@ from typing import Any
 
 from pbem.kit.dice import Roll
 from pbem.rulesets.base import Report
-from pbem.rulesets.mighty_kingdoms.model import WINTER, MKView
+from pbem.rulesets.mighty_kingdoms import orders
+from pbem.rulesets.mighty_kingdoms.model import ORDERS, WINTER, MKView
 
 
 @dataclass
@@ -66,4 +67,5 @@ def board(view: MKView) -> dict[str, Any]:
                "points": a.roster.points, "units": len(a.roster.entries)}
               for p in state.order or list(state.kingdoms) for a in state.armies_of(p)]
     return {"when": when(view), "kingdoms": kingdoms, "armies": armies,
-            "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window}
+            "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window,
+            "orders": orders.call(state, gmap, view.rules) if state.calendar.window == ORDERS else {}}
