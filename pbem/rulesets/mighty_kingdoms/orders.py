@@ -10,6 +10,7 @@ with Defend for his lowest army ids (MK-PBM-2).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,9 +67,21 @@ def read(state: MKState, gmap: HexMap, rules: RuleBook, player: str, line: str) 
     if verb == MOVE and len(words) < 3:
         raise InvalidOrder(f"MOVE needs the tile to move to: {army.id} MOVE <tile>",
                            suggestion=", ".join(f"{army.id} MOVE {t}" for t in reach(state, gmap, rules, army)[:3]))
-    order = Order(army.id, verb, gmap.lookup(" ".join(words[2:])) if verb == MOVE else "", player, start=army.tile)
+    target = _target(state, gmap, rules, army, " ".join(words[2:])) if verb == MOVE else ""
+    order = Order(army.id, verb, target, player, start=army.tile)
     check(state, gmap, rules, order)
     return order
+
+
+def _target(state: MKState, gmap: HexMap, rules: RuleBook, army: Army, typed: str) -> str:
+    """The tile a Move names; a misspelt one is suggested among the tiles the army can reach."""
+    try:
+        return gmap.lookup(typed)
+    except InvalidOrder as problem:
+        options = reach(state, gmap, rules, army)
+        hint = problem.suggestion or _closest(typed, options)
+        raise InvalidOrder(f"{problem.reason}; {army.id} can move to {', '.join(options) or 'nowhere'}",
+                           suggestion=hint) from None
 
 
 def _verb_hint(word: str, army: str) -> str:
@@ -87,9 +100,16 @@ def _army(state: MKState, player: str, words: Sequence[str]) -> Army:
     if found is None:
         if len(words) > 1 and words[1].casefold() in VERBS:
             raise InvalidOrder(f"unknown army {quoted(first)}; yours are {_ids(state, player)}",
-                               suggestion=NameIndex({a.id: () for a in state.armies_of(player)}, "army").suggest(first))
+                               suggestion=_closest(first, [a.id for a in state.armies_of(player)]))
         raise NotAnOrder(f"not an order; orders read {SYNTAX}")
     return state.armies[found]
+
+
+def _closest(word: str, ids: Sequence[str]) -> str:
+    """The player's army id most like a mistyped one: ids are short, so one wrong character of
+    two ("A9" for "A1") still counts as close."""
+    close = difflib.get_close_matches(word.upper(), ids, n=1, cutoff=0.5)
+    return close[0] if close else ""
 
 
 def _ids(state: MKState, player: str) -> str:
