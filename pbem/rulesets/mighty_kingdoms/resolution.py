@@ -27,27 +27,27 @@ def run(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice) -> list[str]:
     """Resolve `state.month.orders` (each player's in his sequence); returns the report lines, one
     per order, and leaves the orders in the order they resolved or were cancelled."""
     month = state.month
-    for order in month.orders:
-        if order.verb == RAZE and state.tile(state.armies[order.army].tile).settlement:
-            state.tiles[state.armies[order.army].tile].razed = True     # upside down: a Raze is pending (MK-ORD-11)
+    for tile in {state.armies[o.army].tile for o in month.orders if o.verb == RAZE}:
+        if state.tile(tile).settlement:
+            state.tiles[tile].razed = True          # upside down: a Raze is pending (MK-ORD-11)
     sequence: list[Order] = []
     lines: list[str] = []
-    while (due := _due(state)):
-        for order in due:
-            if not order.done:
+    while any(_next(state, p) for p in state.order):
+        for player in state.order:
+            order = _next(state, player)        # asked at his turn: an order cancelled this round is passed
+            if order is not None:
                 lines.append(f"{len(lines) + 1}. {_one(state, gmap, rules, dice, order)}")
                 sequence.append(order)
-            sequence += [o for o in month.orders if o.cancelled and o not in sequence]
+                sequence += [o for o in month.orders if o.cancelled and o not in sequence]
     month.orders = sequence + [o for o in month.orders if o not in sequence]
     month.resolved = True
     month.log = lines
     return lines
 
 
-def _due(state: MKState) -> list[Order]:
-    """One round of the round robin: each player's next open order, in player order (MK-RES-1)."""
-    heads = (next((o for o in state.month.orders if o.player == p and not o.done), None) for p in state.order)
-    return [o for o in heads if o is not None]
+def _next(state: MKState, player: str) -> Order | None:
+    """The player's next order that is neither resolved nor cancelled (MK-RES-1, MK-EXP-7)."""
+    return next((o for o in state.month.orders if o.player == player and not o.done), None)
 
 
 def _one(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice, order: Order) -> str:
