@@ -38,7 +38,7 @@ def test_mk_exp_1_the_2d6_table(faces: tuple[int, int], result: str) -> None:
 def test_mk_exp_2_empty_result_is_a_control_marker() -> None:
     state = board("a", tiles={"T1": "a"}, armies={"A1": "T1"})
     line = explore(state, "A1", "X", (2, 4))
-    assert line == "1. Aland A1 MOVE X: X explored, 2D6 = 2+4 = 6: an empty tile, controlled by Aland; A1 enters"
+    assert line == "(1) Aland A1 MOVE X: X explored, 2D6 = 2+4 = 6: an empty tile, controlled by Aland; A1 enters"
     assert (state.tiles["X"].owner, state.tiles["X"].settlement) == ("a", "")
 
 
@@ -83,8 +83,8 @@ def test_mk_exp_7_cancelled_orders_leave_the_round_robin() -> None:
                              ("C1", "move", "X"), ("C2", "defend", "")):
         state.month.orders.append(Order(army, verb, tile, army[0].lower(), start=state.armies[army].tile))
     lines = resolution.run(state, GMAP, book(), ScriptedDice([1, 1]))
-    assert [line.split(":")[0] for line in lines] == ["1. Aland A1 MOVE X", "2. Corvel C2 DEFEND", "3. Aland A2 DEFEND",
-                                                      "4. Aland A3 DEFEND"]
+    assert [line.split(":")[0] for line in lines] == [
+        "(1) Aland A1 MOVE X", "(2) Corvel C2 DEFEND", "(3) Aland A2 DEFEND", "(4) Aland A3 DEFEND"]
     assert [o.army for o in state.month.orders] == ["A1", "C1", "C2", "A2", "A3"]
 
 

@@ -41,8 +41,8 @@ def test_mk_res_2_each_player_resolves_in_his_lists_sequence() -> None:
     state = board("ab", tiles={"T1": "a", "T2": "a", "T3": "b"}, armies={"A1": "T1", "A2": "T2", "B1": "T3"})
     give(state, "A2 DEFEND", "A1 DEFEND", "B1 DEFEND")
     lines = resolve(state)
-    assert [line.split(":")[0] for line in lines] == ["1. Aland A2 DEFEND", "2. Brisk B1 DEFEND",
-                                                      "3. Aland A1 DEFEND"]
+    assert [line.split(":")[0] for line in lines] == ["(1) Aland A2 DEFEND", "(2) Brisk B1 DEFEND",
+                                                      "(3) Aland A1 DEFEND"]
 
 
 def test_mk_res_3_the_row_that_applies_when_the_order_resolves() -> None:
@@ -52,8 +52,8 @@ def test_mk_res_3_the_row_that_applies_when_the_order_resolves() -> None:
                   armies={"A1": "T1", "A2": "T1", "A3": "T1", "B1": "T3"})
     give(state, "A1 MOVE T2", "A2 RAZE", "A3 RAZE", "B1 MOVE T2")
     lines = resolve(state, faces=(2, 2))
-    assert lines[1] == "2. Brisk B1 MOVE T2: B1 enters T2; enemy army A1 there, so T2 stays Aland's (MK-RES-6)"
-    assert lines[3] == "4. Aland A3 RAZE: nothing left to raze: the settlement there is already gone (A32)"
+    assert lines[1] == "(2) Brisk B1 MOVE T2: B1 enters T2; enemy army A1 there, so T2 stays Aland's (MK-RES-6)"
+    assert lines[3] == "(4) Aland A3 RAZE: nothing left to raze: the settlement there is already gone (A32)"
     assert resolution.target_kind(state, state.month.orders[3]) == "empty"
 
 
@@ -67,12 +67,12 @@ def test_mk_res_4_move_into_unexplored_explores_and_controls() -> None:
 def test_mk_res_5_move_into_controlled_tile_without_enemy_takes_it() -> None:
     state = board("ab", tiles={"T1": "a", "T2": "b"}, settlements={"T2": "fortress"}, armies={"A1": "T1"})
     give(state, "A1 MOVE T2")
-    assert resolve(state) == ["1. Aland A1 MOVE T2: A1 enters T2 with no enemy army there: T2 and its fortress pass "
+    assert resolve(state) == ["(1) Aland A1 MOVE T2: A1 enters T2 with no enemy army there: T2 and its fortress pass "
                               "from Brisk to Aland"]
     assert state.tiles["T2"].owner == "a"
     own = board("a", tiles={"T1": "a", "T2": "a"}, armies={"A1": "T1"})
     give(own, "A1 MOVE T2")
-    assert resolve(own) == ["1. Aland A1 MOVE T2: A1 enters T2, its own kingdom's tile"]
+    assert resolve(own) == ["(1) Aland A1 MOVE T2: A1 enters T2, its own kingdom's tile"]
 
 
 def test_mk_res_5_capital_taken_by_a_move_falls_with_what_is_held_there() -> None:
@@ -126,7 +126,7 @@ def test_mk_res_8_raze_without_enemy_removes_the_settlement() -> None:
 def test_mk_res_9_raze_with_enemy_fails_and_stays_upside_down() -> None:
     state = board("ab", tiles={"T1": "a"}, settlements={"T1": "city"}, armies={"A1": "T1", "B1": "T1"})
     give(state, "A1 RAZE")
-    assert resolve(state) == ["1. Aland A1 RAZE: the Raze fails: enemy army B1 in T1; the city stays upside down "
+    assert resolve(state) == ["(1) Aland A1 RAZE: the Raze fails: enemy army B1 in T1; the city stays upside down "
                               "until Reform (MK-RES-9)"]
     assert (state.tiles["T1"].settlement, state.tiles["T1"].razed) == ("city", True)
 
@@ -134,7 +134,7 @@ def test_mk_res_9_raze_with_enemy_fails_and_stays_upside_down() -> None:
 def test_mk_res_10_raze_takes_any_settlement_in_the_armys_tile() -> None:
     state = board("ab", tiles={"T2": "b"}, settlements={"T2": "village"}, armies={"A1": "T2"})
     give(state, "A1 RAZE")
-    assert resolve(state) == ["1. Aland A1 RAZE: the village in T2 is razed; T2 stays Brisk's and is empty"]
+    assert resolve(state) == ["(1) Aland A1 RAZE: the village in T2 is razed; T2 stays Brisk's and is empty"]
 
 
 def test_mk_res_11_defend_stays_with_no_other_effect() -> None:
@@ -164,7 +164,7 @@ def test_mk_res_14_razing_a_capital_removes_capital_status() -> None:
     state = board("a", tiles={"T1": "a"}, settlements={"T1": CITY}, armies={"A1": "T1"}, starts={"a": "T1"})
     assert state.capital_of("a") == "T1"
     give(state, "A1 RAZE")
-    assert resolve(state) == ["1. Aland A1 RAZE: the city in T1 is razed; T1 stays Aland's and is empty; Aland has no "
+    assert resolve(state) == ["(1) Aland A1 RAZE: the city in T1 is razed; T1 stays Aland's and is empty; Aland has no "
                               "capital until a city stands in T1 again (MK-RES-14)"]
     assert state.capital_of("a") == ""
     state.tiles["T1"].settlement = CITY           # a city built there again (MK-GEN-10)

@@ -39,11 +39,11 @@ def test_mk_scenario_1_order_allowance_and_defaults() -> None:
     assert resolved and state.month.allowance == 1
     assert [(o.army, o.verb, o.tile, o.default) for o in state.month.orders] == [
         ("C2", "move", "T9", False), ("A2", "move", "T5", False), ("B1", "defend", "", True)]
-    assert sections[0].lines[0].startswith("Order allowance: N = 1 (Brisk has the fewest armies)")
+    assert sections[0].lines[0] == "Order allowance: N = 1, the army count of Brisk, the fewest (MK-ORD-2)"
     assert "Brisk: B1 DEFEND (default)" in sections[0].lines
     assert "No order, staying put without a marker (MK-ORD-5): A1, A3, C1" in sections[0].lines
-    assert [line.split(":")[0] for line in sections[1].lines] == ["1. Corvel C2 MOVE T9", "2. Aland A2 MOVE T5",
-                                                                 "3. Brisk B1 DEFEND (default)"]
+    assert [line.split(":")[0] for line in sections[1].lines] == ["(1) Corvel C2 MOVE T9", "(2) Aland A2 MOVE T5",
+                                                                 "(3) Brisk B1 DEFEND (default)"]
     assert [(a.id, a.tile, a.defend) for a in state.armies.values()] == [
         ("A1", "T1", False), ("A2", "T5", False), ("A3", "T1", False), ("B1", "T2", True), ("C1", "T3", False),
         ("C2", "T9", False)]
@@ -60,9 +60,9 @@ def test_mk_scenario_2_race_into_unexplored_tile() -> None:
     assert resolved and not dice.unused
     assert [o.army for o in state.month.orders] == ["B1", "A1"]
     assert (state.tiles["X"].owner, state.tiles["X"].settlement) == ("b", "village")
-    assert state.month.log[0] == ("1. Brisk B1 MOVE X: X explored, 2D6 = 3+5 = 8: a village, controlled by Brisk; "
+    assert state.month.log[0] == ("(1) Brisk B1 MOVE X: X explored, 2D6 = 3+5 = 8: a village, controlled by Brisk; "
                                   "B1 enters")
-    assert state.month.log[1] == "2. Aland A1 MOVE X: A1 enters X; enemy army B1 there, so X stays Brisk's (MK-RES-6)"
+    assert state.month.log[1] == "(2) Aland A1 MOVE X: A1 enters X; enemy army B1 there, so X stays Brisk's (MK-RES-6)"
     assert [a.tile for a in state.armies.values()] == ["X", "X"]
     assert dice.log[0].purpose == "exploration of X by B1"
 
@@ -88,9 +88,9 @@ def test_mk_scenario_3_wizards_tower_and_cancellation() -> None:
     assert [(o.army, o.cancelled) for o in state.month.orders] == [
         ("A1", False), ("A2", True), ("C1", True), ("C2", False)]
     assert state.month.log == [
-        "1. Aland A1 MOVE X: X explored, 2D6 = 1+1 = 2: a wizard's tower; A1 goes back to T1 (MK-EXP-5); "
+        "(1) Aland A1 MOVE X: X explored, 2D6 = 1+1 = 2: a wizard's tower; A1 goes back to T1 (MK-EXP-5); "
         "cancelled: A2 MOVE X, C1 MOVE X",
-        "2. Corvel C2 DEFEND: C2 stays in T3 with a defend marker"]
+        "(2) Corvel C2 DEFEND: C2 stays in T3 with a defend marker"]
     assert {a.id: a.tile for a in state.armies.values()} == {"A1": "T1", "A2": "T1", "C1": "T3", "C2": "T3"}
     assert state.month.orders[0].end == "T1" and state.month.orders[1].outcome == "cancelled: X became a wizard's tower"
 
@@ -126,7 +126,7 @@ def test_mk_scenario_4a_raze_fails_when_capture_resolves_first() -> None:
     state = run_4("ba", "A1 RAZE")
     v = state.tiles["V"]
     assert (v.owner, v.settlement, v.razed) == ("a", "village", True)
-    assert state.month.log[1] == ("2. Aland A1 RAZE: the Raze fails: enemy army B1 in V; the village stays upside "
+    assert state.month.log[1] == ("(2) Aland A1 RAZE: the Raze fails: enemy army B1 in V; the village stays upside "
                                   "down until Reform (MK-RES-9)")
     assert sorted(a.owner for a in state.armies_in("V")) == ["a", "b"]      # a battle at V
 
@@ -135,8 +135,8 @@ def test_mk_scenario_4b_raze_succeeds_when_it_resolves_first() -> None:
     state = run_4("ab", "A1 RAZE")
     v = state.tiles["V"]
     assert (v.owner, v.settlement, v.razed) == ("a", "", False)
-    assert state.month.log[0] == "1. Aland A1 RAZE: the village in V is razed; V stays Aland's and is empty"
-    assert state.month.log[1] == "2. Brisk B1 MOVE V: B1 enters V; enemy army A1 there, so V stays Aland's (MK-RES-6)"
+    assert state.month.log[0] == "(1) Aland A1 RAZE: the village in V is razed; V stays Aland's and is empty"
+    assert state.month.log[1] == "(2) Brisk B1 MOVE V: B1 enters V; enemy army A1 there, so V stays Aland's (MK-RES-6)"
     assert sorted(a.owner for a in state.armies_in("V")) == ["a", "b"]
 
 
@@ -144,6 +144,6 @@ def test_mk_scenario_4c_army_leaving_first_lets_the_capture_through() -> None:
     state = run_4("ab", "A1 MOVE U")
     v = state.tiles["V"]
     assert (v.owner, v.settlement) == ("b", "village")
-    assert state.month.log[1] == ("2. Brisk B1 MOVE V: B1 enters V with no enemy army there: V and its village pass "
+    assert state.month.log[1] == ("(2) Brisk B1 MOVE V: B1 enters V with no enemy army there: V and its village pass "
                                   "from Aland to Brisk")
     assert resolution.target_kind(state, state.month.orders[1]) == "controlled"

@@ -36,7 +36,7 @@ def run(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice) -> list[str]:
         for player in state.order:
             order = _next(state, player)        # asked at his turn: an order cancelled this round is passed
             if order is not None:
-                lines.append(f"{len(lines) + 1}. {_one(state, gmap, rules, dice, order)}")
+                lines.append(f"({len(lines) + 1}) {_one(state, gmap, rules, dice, order)}")
                 sequence.append(order)
                 sequence += [o for o in month.orders if o.cancelled and o not in sequence]
     month.orders = sequence + [o for o in month.orders if o not in sequence]

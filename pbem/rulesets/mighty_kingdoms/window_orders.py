@@ -247,7 +247,7 @@ def _sent(view: MKView, player: str, payload: Payload, earlier: Sequence[Order],
 def allowance_line(state: MKState, n: int) -> str:
     counts = {p: len(state.armies_of(p)) for p in state.order if state.armies_of(p)}
     fewest = [state.kingdoms[p].name for p, c in counts.items() if c == n]
-    who = f" ({' and '.join(fewest)} ha{'s' if len(fewest) == 1 else 've'} the fewest armies)" if fewest else ""
+    who = f", the army count of {' and '.join(fewest)}, the fewest" if fewest else ""
     return f"Order allowance: N = {n}{who} (MK-ORD-2)"
 
 
