@@ -163,3 +163,12 @@ def test_mk_pbm_2_the_ack_says_what_a_short_list_defaults_to() -> None:
         "1 more order (left out, A1 DEFEND by default)"]
     full = read("a", "A3 MOVE T5", "A2 DEFEND", state=state, gmap=gmap)
     assert window_orders.missing(view(state, gmap), player("a"), full.payload) == []
+
+
+def test_mk_pbm_2_missing_default_none_leaves_a_short_list_short() -> None:
+    state, gmap = two_kingdoms()
+    rules = book(orders={"missing_default": "none"})
+    subs = {"a": read("a", "A3 MOVE T5", state=state, gmap=gmap).payload}
+    window_orders.settle(view(state, gmap, rules), subs, ScriptedDice())
+    assert [o.army for o in state.month.orders] == ["A3"]
+    assert window_orders.missing(view(state, gmap, rules), player("b"), {}) == []

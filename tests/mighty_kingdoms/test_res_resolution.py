@@ -3,8 +3,11 @@ and captures. Orders are put in `state.month.orders` as the window leaves them, 
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.hexes import HexMap
+from pbem.kit.rulebook import RulesError
 from pbem.rulesets.mighty_kingdoms import resolution
 from pbem.rulesets.mighty_kingdoms.model import CITY, Holding, MKState
 from pbem.rulesets.mighty_kingdoms.summer_state import Order
@@ -169,3 +172,14 @@ def test_mk_res_14_razing_a_capital_removes_capital_status() -> None:
     assert state.capital_of("a") == ""
     state.tiles["T1"].settlement = CITY           # a city built there again (MK-GEN-10)
     assert state.capital_of("a") == "T1"
+
+
+def test_mk_res_3_a_rule_book_with_an_unknown_row_effect_is_refused() -> None:
+    with pytest.raises(RulesError) as refused:
+        book(resolution={"table": [{"order": "move", "target": "unexplored", "effect": "teleport"}]},
+             exploration={"table": [{"min": 2, "max": 6, "result": "castle"}]})
+    assert refused.value.problems == [
+        "rules: resolution.table: unknown effect 'teleport'; effects are enter_explore_control, "
+        "enter_control_if_no_enemy_army, remove_if_no_enemy_army, stay",
+        "rules: exploration.table: unknown result 'castle'; results are wizard_tower, empty, village, city, fortress",
+        "rules: exploration.table has no row for 7, 8, 9, 10, 11, 12; every total of the exploration dice needs one"]

@@ -72,3 +72,22 @@ def cancel_moves_into(orders: Sequence[Order], tile: str, explorer: Order) -> li
         o.end = o.start
         o.outcome = f"cancelled: {tile} became a wizard's tower"
     return cancelled
+
+
+def rule_problems(rules: RuleBook) -> list[str]:
+    """Every exploration total without a row, every result the processor cannot place."""
+    try:
+        count, sides = dice_spec(rules["exploration.dice"])
+    except ValueError:
+        return []               # reported with the dice specs (rules.DICE)
+    problems = [f"rules: exploration.table: unknown result {row.get('result')!r}; results are {', '.join(NAMES)}"
+                for row in rules["exploration.table"] if row.get("result") not in NAMES]
+    gaps = [str(t) for t in range(count, count * sides + 1)
+            if not any(r.get("min", 0) <= t <= r.get("max", -1) for r in rules["exploration.table"])]
+    if gaps:
+        problems.append(f"rules: exploration.table has no row for {', '.join(gaps)}; every total of the "
+                        f"exploration dice needs one")
+    if rules["exploration.tower_overflow_result"] not in set(NAMES) - {TOWER}:
+        problems.append("rules: exploration.tower_overflow_result must be a result other than the tower: "
+                        + ", ".join(n for n in NAMES if n != TOWER))
+    return problems

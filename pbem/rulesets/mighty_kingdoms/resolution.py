@@ -160,3 +160,10 @@ EFFECTS: dict[str, Effect] = {
     "remove_if_no_enemy_army": raze,
     "stay": defend,
 }
+
+
+def rule_problems(rules: RuleBook) -> list[str]:
+    """What in `[resolution]` and `[exploration]` the processor could not play by, each with its key."""
+    problems = [f"rules: resolution.table: unknown effect {row.get('effect')!r}; effects are {', '.join(EFFECTS)}"
+                for row in rules["resolution.table"] if row.get("effect") not in EFFECTS]
+    return problems + exploration.rule_problems(rules)

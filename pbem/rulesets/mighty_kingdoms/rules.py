@@ -12,6 +12,7 @@ from typing import Any
 
 from pbem.kit.dice import dice_spec
 from pbem.kit.rulebook import RuleBook, RulesError, load_rules
+from pbem.rulesets.mighty_kingdoms import resolution
 
 SYSTEM = "mighty_kingdoms"
 
@@ -51,4 +52,4 @@ def _check(book: RuleBook) -> list[str]:
             dice_spec(book[key])
         except ValueError as exc:
             problems.append(f"rules: {key!r}: {exc}")
-    return problems
+    return problems + resolution.rule_problems(book)

@@ -146,7 +146,7 @@ def missing(view: MKView, player: Player, payload: Payload) -> list[str]:
     earlier = list(_earlier(view, player.id).values())
     sent = [Order(o["army"], o["verb"], o.get("tile", ""), player.id) for o in payload.get("orders", [])]
     room = len(earlier) + 1 if per_cycle(view) else month(view).allowance
-    filled = orders.fill(view.state, player.id, earlier + sent, room)
+    filled = defaults(view, player.id, earlier + sent, room)
     if not filled:
         return []
     return [f"{len(filled)} more order{'s' if len(filled) > 1 else ''} (left out, "
@@ -208,7 +208,7 @@ def take(view: MKView, submissions: Submissions) -> Section:
         earlier = [o for o in scratch.orders if o.player == player]
         room = len(earlier) + 1 if per_cycle(view) else scratch.allowance
         sent = _sent(view, player, submissions.get(player, {}), earlier, room - len(earlier), section)
-        scratch.orders += sent + orders.fill(state, player, earlier + sent, room)
+        scratch.orders += sent + defaults(view, player, earlier + sent, room)
     scratch.cycle += 1
     for player in state.order:
         given = [o for o in scratch.orders if o.player == player]
@@ -220,6 +220,13 @@ def take(view: MKView, submissions: Submissions) -> Section:
         if idle:
             section.add(f"No order, staying put without a marker (MK-ORD-5): {', '.join(sorted(idle))}")
     return section
+
+
+def defaults(view: MKView, player: str, given: Sequence[Order], room: int) -> list[Order]:
+    """MK-PBM-2's Defends, unless `orders.missing_default = "none"` leaves a short list short (A6)."""
+    if view.rules["orders.missing_default"] == "none":
+        return []
+    return orders.fill(view.state, player, given, room)
 
 
 def _sent(view: MKView, player: str, payload: Payload, earlier: Sequence[Order], room: int,
