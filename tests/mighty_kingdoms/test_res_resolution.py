@@ -86,7 +86,7 @@ def test_mk_res_5_capital_taken_by_a_move_falls_with_what_is_held_there() -> Non
     give(state, "A1 MOVE T2")
     line = resolve(state)[0]
     assert line.endswith("T2 and its city pass from Brisk to Aland; Brisk's capital falls (MK-GEN-9); artefacts "
-                         "held there: Blade of Dawn")
+                         "held there: Blade of Dawn (MK-ART-9)")
     assert state.capital_of("b") == "" and state.owner("T2") == "a"
 
 

@@ -9,14 +9,17 @@ with the board as it now stands and what to send next.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.kit.dice import Roll
 from pbem.rulesets.base import Report
-from pbem.rulesets.mighty_kingdoms import orders
-from pbem.rulesets.mighty_kingdoms.model import ORDERS, WINTER, MKView
+from pbem.rulesets.mighty_kingdoms.model import WINTER, MKView
+
+CALLS: dict[str, Callable[[MKView], dict[str, Any]]] = {}
+"""window -> what its `_call_<window>.md.j2` shows beyond the board, as `mk.call` (each window
+module registers its own)."""
 
 
 @dataclass
@@ -66,6 +69,7 @@ def board(view: MKView) -> dict[str, Any]:
                "status": ("upright" if a.upright else "on its side") + (", defending" if a.defend else ""),
                "points": a.roster.points, "units": len(a.roster.entries)}
               for p in state.order or list(state.kingdoms) for a in state.armies_of(p)]
+    call = CALLS.get(state.calendar.window)
     return {"when": when(view), "kingdoms": kingdoms, "armies": armies,
             "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window,
-            "orders": orders.call(state, gmap, view.rules) if state.calendar.window == ORDERS else {}}
+            "call": call(view) if call else {}}

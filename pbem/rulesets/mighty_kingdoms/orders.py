@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
 
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, normalise, quoted
@@ -151,16 +150,3 @@ def problem_text(problem: OrderProblem) -> str:
     """A problem as one line of a report (no line number)."""
     return problem.reason + (f" (did you mean {problem.suggestion}?)" if problem.suggestion else "")
 
-
-def call(state: MKState, gmap: HexMap, rules: RuleBook) -> dict[str, Any]:
-    """What the call for window O shows: N, the mode, each army's reach, earlier cycles' orders."""
-    current = state.month.turn == state.calendar.turn
-    n = state.month.allowance if current else allowance(state, rules)
-    cycle = state.month.cycle if current else 0
-    armies = [{"id": a.id, "kingdom": state.kingdoms[a.owner].name, "tile": a.tile,
-               "moves": reach(state, gmap, rules, a), "raze": state.tile(a.tile).settlement}
-              for p in state.order for a in state.armies_of(p)]
-    given = [{"kingdom": state.kingdoms[o.player].name, "order": text(o), "default": o.default}
-             for o in (state.month.orders if current else [])]
-    return {"allowance": n, "per_cycle": rules["orders.window_mode"] == "per_cycle", "cycle": cycle + 1,
-            "armies": armies, "given": given}

@@ -16,6 +16,7 @@ from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import exploration
+from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import CITY, Army, MKState
 from pbem.rulesets.mighty_kingdoms.orders import MOVE, RAZE, text
 from pbem.rulesets.mighty_kingdoms.summer_state import Order
@@ -98,31 +99,34 @@ def enter(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice, order: Orde
         return f"{army.id} enters {tile}; enemy {_ids(enemies)} there, so {tile} {held} (MK-RES-6)"
     if owner == army.owner:
         return f"{army.id} enters {tile}, its own kingdom's tile"
-    return f"{army.id} enters {tile} with no enemy army there: " + take(state, gmap, tile, army)
+    return f"{army.id} enters {tile} with no enemy army there: " + take(state, rules, tile, army)
 
 
-def take(state: MKState, gmap: HexMap, tile: str, army: Army) -> str:
-    """Control of `tile`, with any settlement, passes to the army's player (MK-RES-5, MK-GEN-6)."""
+def take(state: MKState, rules: RuleBook, tile: str, army: Army) -> str:
+    """Control of `tile`, with any settlement, passes to the army's player (MK-RES-5, MK-GEN-6); a
+    capital taken so hands its held artefacts to the taking army (MK-ART-9)."""
     owner, spot = state.owner(tile), state.tiles[tile]
     was_capital = bool(owner) and state.capital_of(owner) == tile
     spot.owner = army.owner
     taker, loser = state.kingdoms[army.owner].name, state.kingdoms[owner].name
     what = f" and its {spot.settlement}" if spot.settlement else ""
     said = f"{tile}{what} pass from {loser} to {taker}"
-    if was_capital:
-        said += f"; {loser}'s capital falls (MK-GEN-9)" + capital_artefacts_taken(state, tile, owner, army)
-    return said
+    if not was_capital:
+        return said
+    notes = Section("artefacts")
+    capital_taken(state, tile, army.id, notes, rules)
+    return f"{said}; {loser}'s capital falls (MK-GEN-9)" + "".join(f"; {line}" for line in notes.lines)
 
 
-def capital_artefacts_taken(state: MKState, tile: str, loser: str, army: Army) -> str:
-    """MK-ART-9 for a capital taken by a Move: the call site of the artefacts' capital takeover.
-
-    The artefacts held at `loser`'s capital (Holding with no army) go to a unit of the taking
-    army (A32: the first in list order that may carry it), else MK-ART-7/8 apply to the taker.
-    That rule belongs to `artefacts` (ART-9); until it is there, this names what is held so the
-    report shows it, and leaves the holdings as they are."""
+def capital_taken(state: MKState, tile: str, taker_army: str, section: Section, rules: RuleBook) -> None:
+    """The call site of MK-ART-9 for a capital taken by a Move, with the signature of
+    `artefacts.capital_taken` (the artefacts part): at the merge this body becomes
+    `artefacts.capital_taken(state, tile, taker_army, section, rules)`. Until then the artefacts
+    held at the fallen capital are named and stay where they are."""
+    loser = state.original_owner(tile)
     held = sorted(name for name, h in state.artefacts.items() if h.owner == loser and not h.army)
-    return f"; artefacts held there: {', '.join(held)}" if held else ""
+    if held:
+        section.add(f"artefacts held there: {', '.join(held)} (MK-ART-9)")
 
 
 def raze(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice, order: Order) -> str:

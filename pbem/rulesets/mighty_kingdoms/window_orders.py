@@ -20,7 +20,7 @@ from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.base import Parsed, Player
-from pbem.rulesets.mighty_kingdoms import orders, resolution, standing, steps
+from pbem.rulesets.mighty_kingdoms import chronicle, orders, resolution, standing, steps
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, when
 from pbem.rulesets.mighty_kingdoms.model import ORDERS, MKState, MKView
 from pbem.rulesets.mighty_kingdoms.summer_state import MonthScratch, Order
@@ -257,6 +257,21 @@ def allowance_line(state: MKState, n: int) -> str:
     who = f", the army count of {' and '.join(fewest)}, the fewest" if fewest else ""
     return f"Order allowance: N = {n}{who} (MK-ORD-2)"
 
+
+def call(view: MKView) -> dict[str, Any]:
+    """What the call for window O shows (`mk.call`): N, the mode, each army's reach, the orders of
+    earlier cycles this month."""
+    state, gmap, scratch = view.state, view.map, month(view)
+    armies = [{"id": a.id, "kingdom": state.kingdoms[a.owner].name, "tile": a.tile,
+               "moves": orders.reach(state, gmap, view.rules, a), "raze": state.tile(a.tile).settlement}
+              for p in state.order for a in state.armies_of(p)]
+    given = [{"kingdom": state.kingdoms[o.player].name, "order": orders.text(o), "default": o.default}
+             for o in scratch.orders]
+    return {"allowance": scratch.allowance, "per_cycle": per_cycle(view), "cycle": scratch.cycle + 1,
+            "armies": armies, "given": given}
+
+
+chronicle.CALLS[ORDERS] = call
 
 PHASE = Phase[MKState, HexMap](title="orders", window=ORDERS, parse=parse, resolve=resolve, owing=owing,
                                missing=missing, canonical=canonical, help=help_text)
