@@ -99,3 +99,13 @@ def test_mk_ord_resolution_report_lists_every_order_and_roll() -> None:
     assert "- Aland: A1 MOVE T3, A2 DEFEND (default)" in text
     assert "- (1) Aland A1 MOVE T3: T3 explored, 2D6 = 5+5 = 10: a city, controlled by Aland; A1 enters" in text
     assert "## Orders for" not in text
+
+
+def test_mk_pbm_5_standing_entries_on_file_are_written_back_after_the_orders() -> None:
+    state, gmap = two()
+    payload = {"orders": [{"army": "A1", "verb": "move", "tile": "T3"}],
+               "standing": [{"verb": "BATTLE", "choices": ["T3 Brisk", "* *"]},
+                            {"verb": "RETREAT", "army": "A1", "tiles": ["T2", "T1"]},
+                            {"verb": "REFORM", "unit": "A1.U2", "choices": {"2": "brutal", "scar0": "me"}}]}
+    assert window_orders.canonical(view(state, gmap), player("a"), payload) == [
+        "A1 MOVE T3", "BATTLE T3 Brisk, * *", "RETREAT A1 T2, T1", "REFORM A1.U2 2=brutal scar0=me"]

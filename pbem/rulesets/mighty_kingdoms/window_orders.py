@@ -103,42 +103,37 @@ def _over(view: MKView, limit: int, used: Sequence[str]) -> str:
 
 
 def _standing(view: MKView, player: Player, parsed: Parsed, no: int, line: str) -> None:
-    """A standing-preference line (MK-PBM-5), read by `standing` and kept under "standing"."""
+    """A standing-preference line (MK-PBM-5), read by `standing`; the entries are kept in the order
+    sent, as a list under "standing", for `standing.apply`."""
     words = line.split()
     try:
         entry = standing.parse(view, player, words[0].upper(), words[1:])
     except OrderProblem as problem:
         parsed.problems.append(problem.at(no, line))
         return
-    merge_standing(parsed.payload.setdefault("standing", {}), entry)
-    parsed.accepted.append((no, " ".join(words)))
+    parsed.payload.setdefault("standing", []).append(entry)
+    parsed.accepted.append((no, standing_line(entry)))
 
 
-def merge_standing(into: dict[str, Any], entry: Mapping[str, Any]) -> None:
-    """Several lines of one preference add up: ranked lists run on, tables gain entries."""
+def standing_line(entry: Mapping[str, Any]) -> str:
+    """A standing entry written back as a line: its verb, then its values in order (ranked lists
+    joined by commas, choices as key=value)."""
+    parts = [str(entry.get("verb", ""))]
     for key, value in entry.items():
-        old = into.get(key)
-        if isinstance(old, list) and isinstance(value, list):
-            into[key] = old + value
-        elif isinstance(old, dict) and isinstance(value, dict):
-            merge_standing(old, value)
+        if key == "verb" or value in ("", [], {}):
+            continue
+        if isinstance(value, dict):
+            parts.append(" ".join(f"{k}={v}" for k, v in value.items()))
         else:
-            into[key] = value
+            parts.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
+    return " ".join(parts)
 
 
 # -- what the ack and HELP say -----------------------------------------------------------------
 def canonical(view: MKView, player: Player, payload: Payload) -> list[str]:
     """The orders on file as the player writes them, then his standing preferences."""
     lines = [orders.text(Order(o["army"], o["verb"], o.get("tile", ""))) for o in payload.get("orders", [])]
-    return lines + [f"standing {key}: {_shown(value)}" for key, value in sorted(payload.get("standing", {}).items())]
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, dict):
-        return "; ".join(f"{k} {_shown(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_shown(v) for v in value)
-    return str(value)
+    return lines + [standing_line(entry) for entry in payload.get("standing", [])]
 
 
 def missing(view: MKView, player: Player, payload: Payload) -> list[str]:
