@@ -172,3 +172,12 @@ def test_mk_pbm_2_missing_default_none_leaves_a_short_list_short() -> None:
     window_orders.settle(view(state, gmap, rules), subs, ScriptedDice())
     assert [o.army for o in state.month.orders] == ["A3"]
     assert window_orders.missing(view(state, gmap, rules), player("b"), {}) == []
+
+
+def test_mk_ord_13_lines_of_other_windows_are_refused_with_their_window() -> None:
+    parsed = read("a", "A1 DEFEND", "BUILD village T2", "RESULT WIN Aland")
+    build, result = parsed.problems
+    assert isinstance(build, InvalidOrder) and not isinstance(build, NotAnOrder)
+    assert build.reason == ("BUILD is not read in the orders window: it belongs to the winter purchases window; "
+                            "orders now read A1 MOVE T5, A1 DEFEND or A1 RAZE")
+    assert result.reason.startswith("RESULT is not read in the orders window: it belongs to the battle window")

@@ -22,6 +22,12 @@ from pbem.rulesets.mighty_kingdoms.summer_state import Order
 MOVE, DEFEND, RAZE = "move", "defend", "raze"
 VERBS = (MOVE, DEFEND, RAZE)
 SYNTAX = "A1 MOVE T5, A1 DEFEND or A1 RAZE"
+ELSEWHERE = {   # the first words of other windows' lines: refused here with the window they belong to
+    **dict.fromkeys(("START", "RING", "ARMY"), "setup"), "LIST": "setup and winter purchases",
+    **dict.fromkeys(("RESULT", "MEDALS", "SCARS", "ADVANCE", "TAKE"), "battle"),
+    **dict.fromkeys(("BUILD", "RECRUIT", "TITHE", "QUEST"), "winter purchases"),
+    **dict.fromkeys(("DEPLOY", "ALLOT"), "winter deployment"),
+}
 
 
 def allowance(state: MKState, rules: RuleBook) -> int:
@@ -91,6 +97,9 @@ def _verb_hint(word: str, army: str) -> str:
 def _army(state: MKState, player: str, words: Sequence[str]) -> Army:
     """The army a line starts with; an unknown one is suggested among the player's own."""
     first = words[0]
+    if first.upper() in ELSEWHERE:
+        raise InvalidOrder(f"{first.upper()} is not read in the orders window: it belongs to the "
+                           f"{ELSEWHERE[first.upper()]} window; orders now read {SYNTAX}")
     if first.casefold() in VERBS:
         own = state.armies_of(player)
         example = f"{own[0].id} {first.upper()}" if own else ""
