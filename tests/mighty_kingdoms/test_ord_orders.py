@@ -181,3 +181,12 @@ def test_mk_ord_13_lines_of_other_windows_are_refused_with_their_window() -> Non
     assert build.reason == ("BUILD is not read in the orders window: it belongs to the winter purchases window; "
                             "orders now read A1 MOVE T5, A1 DEFEND or A1 RAZE")
     assert result.reason.startswith("RESULT is not read in the orders window: it belongs to the battle window")
+
+
+def test_mk_ord_2_literal_reading_with_an_armyless_player_allows_no_order() -> None:
+    state, gmap = two_kingdoms()
+    state.kingdoms["c"] = state.kingdoms["a"].__class__("c", "Corvel")
+    for mode in ("simultaneous", "per_cycle"):
+        rules = book(orders={"min_excludes_armyless": False, "window_mode": mode})
+        parsed = window_orders.parse(view(state, gmap, rules), player("a"), numbered("A1 DEFEND"))
+        assert parsed.problems[0].reason == "over the allowance: no army may be ordered this month (N = 0, MK-ORD-2)"

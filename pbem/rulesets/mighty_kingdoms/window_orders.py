@@ -94,10 +94,10 @@ def _may_take(order: Order, taken: Mapping[str, tuple[int, Order]], earlier: Map
 
 
 def _over(view: MKView, limit: int, used: Sequence[str]) -> str:
+    if not limit:
+        return "over the allowance: no army may be ordered this month (N = 0, MK-ORD-2)"
     if per_cycle(view):
         return f"over the allowance: one order per cycle, and {used[0]} is this cycle's (orders.window_mode)"
-    if not limit:
-        return "over the allowance: no army may be ordered this month (N = 0)"
     return (f"over the allowance: N = {limit} this month (the fewest armies any player has, MK-ORD-2), and "
             f"{', '.join(used)} use{'s' if limit == 1 else ''} it")
 
