@@ -37,6 +37,7 @@ def test_mk_scenario_1_order_allowance_and_defaults() -> None:
     subs = {"a": parsed_a.payload, "c": window_orders.parse(v, player("c"), numbered("C2 MOVE T9")).payload}
     sections, resolved = window_orders.settle(v, subs, ScriptedDice())
     assert resolved and state.month.allowance == 1
+    assert sections[2].lines == ["none: no tile holds armies of two kingdoms"]
     assert [(o.army, o.verb, o.tile, o.default) for o in state.month.orders] == [
         ("C2", "move", "T9", False), ("A2", "move", "T5", False), ("B1", "defend", "", True)]
     assert sections[0].lines[0] == "Order allowance: N = 1, the army count of Brisk, the fewest (MK-ORD-2)"
@@ -56,8 +57,9 @@ def test_mk_scenario_2_race_into_unexplored_tile() -> None:
     v = view(state, gmap)
     subs = {"a": payload(state, gmap, "a", "A1 MOVE X"), "b": payload(state, gmap, "b", "B1 MOVE X")}
     dice = ScriptedDice([3, 5])
-    _, resolved = window_orders.settle(v, subs, dice)
+    sections, resolved = window_orders.settle(v, subs, dice)
     assert resolved and not dice.unused
+    assert sections[2].lines == ["X: Brisk (B1), Aland (A1)"]
     assert [o.army for o in state.month.orders] == ["B1", "A1"]
     assert (state.tiles["X"].owner, state.tiles["X"].settlement) == ("b", "village")
     assert state.month.log[0] == ("(1) Brisk B1 MOVE X: X explored, 2D6 = 3+5 = 8: a village, controlled by Brisk; "

@@ -166,6 +166,19 @@ EFFECTS: dict[str, Effect] = {
 }
 
 
+def contested(state: MKState, gmap: HexMap) -> list[str]:
+    """The report's list of contested tiles after resolution (MK-BAT-1): each with the kingdoms
+    whose armies are there, in player order."""
+    lines = []
+    for tile in gmap.sorted({a.tile for a in state.armies.values()}):
+        here = state.armies_in(tile)
+        if len({a.owner for a in here}) > 1:
+            names = [f"{state.kingdoms[p].name} ({', '.join(a.id for a in here if a.owner == p)})"
+                     for p in state.order if any(a.owner == p for a in here)]
+            lines.append(f"{tile}: {', '.join(names)}")
+    return lines or ["none: no tile holds armies of two kingdoms"]
+
+
 def rule_problems(rules: RuleBook) -> list[str]:
     """What in `[resolution]` and `[exploration]` the processor could not play by, each with its key."""
     problems = [f"rules: resolution.table: unknown effect {row.get('effect')!r}; effects are {', '.join(EFFECTS)}"

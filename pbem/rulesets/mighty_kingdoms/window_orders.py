@@ -191,7 +191,8 @@ def settle(view: MKView, submissions: Submissions, dice: Dice) -> tuple[list[Sec
     taken = take(view, submissions)
     if per_cycle(view) and state.month.cycle < state.month.allowance:
         return [taken], False
-    return [taken, Section("Resolution", resolution.run(state, view.map, view.rules, dice))], True
+    done = Section("Resolution", resolution.run(state, view.map, view.rules, dice))
+    return [taken, done, Section("Contested tiles", resolution.contested(state, view.map))], True
 
 
 def take(view: MKView, submissions: Submissions) -> Section:
