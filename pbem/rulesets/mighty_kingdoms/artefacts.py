@@ -26,3 +26,8 @@ def release(state: MKState, army: str, unit: str, section: Section) -> None:
         else:
             del state.artefacts[name]
             section.add(f"{name} goes back to the pool ({state.kingdoms[owner].name} holds no capital)")
+
+
+def capital_taken(state: MKState, tile: str, taker_army: str, section: Section) -> None:
+    """MK-ART-9: the artefacts held at a capital another player just took go to the taking army."""
+    raise NotImplementedError("capital takeover")

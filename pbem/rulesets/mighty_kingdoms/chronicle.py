@@ -15,7 +15,8 @@ from typing import Any
 
 from pbem.kit.dice import Roll
 from pbem.rulesets.base import Report
-from pbem.rulesets.mighty_kingdoms.model import WINTER, MKView
+from pbem.rulesets.mighty_kingdoms import winter_call
+from pbem.rulesets.mighty_kingdoms.model import PURCHASES, WINTER, MKView
 
 CALLS: dict[str, Callable[[MKView], dict[str, Any]]] = {}
 """window -> what its `_call_<window>.md.j2` shows beyond the board, as `mk.call` (each window
@@ -72,4 +73,5 @@ def board(view: MKView) -> dict[str, Any]:
     call = CALLS.get(state.calendar.window)
     return {"when": when(view), "kingdoms": kingdoms, "armies": armies,
             "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window,
-            "call": call(view) if call else {}}
+            "call": call(view) if call else {},
+            "purchases": winter_call.context(view) if state.calendar.window == PURCHASES else {}}

@@ -16,3 +16,6 @@ class WinterScratch:
     heroes: list[str] = field(default_factory=list)                 # unit keys sent on a quest (MK-QST-2)
     won: list[str] = field(default_factory=list)                    # artefacts won this winter
     log: list[str] = field(default_factory=list)
+    fortresses_built: list[str] = field(default_factory=list)       # tiles (`recruit.new_fortress_can_recruit`)
+    cycles: int = 0                                                 # purchase cycles run (MK-SPD-3)
+    recruits: list[str] = field(default_factory=list)               # armies recruited, for the GM (MK-PBM-13)
