@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RuleBook
-from pbem.rulesets.mighty_kingdoms import exploration
+from pbem.rulesets.mighty_kingdoms import artefacts, exploration
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import CITY, Army, MKState
 from pbem.rulesets.mighty_kingdoms.orders import MOVE, RAZE, text
@@ -99,12 +99,12 @@ def enter(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice, order: Orde
         return f"{army.id} enters {tile}; enemy {_ids(enemies)} there, so {tile} {held} (MK-RES-6)"
     if owner == army.owner:
         return f"{army.id} enters {tile}, its own kingdom's tile"
-    return f"{army.id} enters {tile} with no enemy army there: " + take(state, rules, tile, army)
+    return f"{army.id} enters {tile} with no enemy army there: " + take(state, tile, army)
 
 
-def take(state: MKState, rules: RuleBook, tile: str, army: Army) -> str:
+def take(state: MKState, tile: str, army: Army) -> str:
     """Control of `tile`, with any settlement, passes to the army's player (MK-RES-5, MK-GEN-6); a
-    capital taken so hands its held artefacts to the taking army (MK-ART-9)."""
+    capital taken so hands the artefacts held there to the taking army (MK-ART-9, `artefacts.capital_taken`)."""
     owner, spot = state.owner(tile), state.tiles[tile]
     was_capital = bool(owner) and state.capital_of(owner) == tile
     spot.owner = army.owner
@@ -114,19 +114,9 @@ def take(state: MKState, rules: RuleBook, tile: str, army: Army) -> str:
     if not was_capital:
         return said
     notes = Section("artefacts")
-    capital_taken(state, tile, army.id, notes, rules)
+    if any(h.owner == owner and not h.army for h in state.artefacts.values()):
+        artefacts.capital_taken(state, tile, army.id, notes)        # MK-ART-9, A32
     return f"{said}; {loser}'s capital falls (MK-GEN-9)" + "".join(f"; {line}" for line in notes.lines)
-
-
-def capital_taken(state: MKState, tile: str, taker_army: str, section: Section, rules: RuleBook) -> None:
-    """The call site of MK-ART-9 for a capital taken by a Move, with the signature of
-    `artefacts.capital_taken` (the artefacts part): at the merge this body becomes
-    `artefacts.capital_taken(state, tile, taker_army, section, rules)`. Until then the artefacts
-    held at the fallen capital are named and stay where they are."""
-    loser = state.original_owner(tile)
-    held = sorted(name for name, h in state.artefacts.items() if h.owner == loser and not h.army)
-    if held:
-        section.add(f"artefacts held there: {', '.join(held)} (MK-ART-9)")
 
 
 def raze(state: MKState, gmap: HexMap, rules: RuleBook, dice: Dice, order: Order) -> str:
