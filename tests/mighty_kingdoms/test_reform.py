@@ -12,7 +12,7 @@ from pbem.rulesets.mighty_kingdoms.model import Standing as StandingPrefs
 from .helpers_reform import SPEARMEN, army, board, marks, view
 
 ARCHERS = "Archers | Inf | 5 5+ 5+ 3+ 8 10/12 | | 100"
-ANY_ARTEFACT = "Blessing of the Gods"     # fixed at merge to an unrestricted item of the pool
+ANY_ARTEFACT = "Blade of Slashing"     # an artefact of the shipped pool any unit may carry
 FEARLESS = "Zombies | Inf | 4 5+ - 3+ 10 -/6 | Shambling | 60"
 
 

@@ -195,7 +195,7 @@ def test_mk_w1_list_line_without_recruit_is_explained() -> None:
 def test_mk_w1_quest_and_standing_lines_go_to_their_parsers(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Any] = []
 
-    def quest(view: MKView, player: object, words: Sequence[str]) -> dict[str, Any]:
+    def quest(view: MKView, player: object, words: Sequence[str], earlier: object = ()) -> dict[str, Any]:
         seen.append(("quest", list(words)))
         return {"tower": words[0]}
 

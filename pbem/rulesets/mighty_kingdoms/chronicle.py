@@ -73,5 +73,5 @@ def board(view: MKView) -> dict[str, Any]:
     call = CALLS.get(state.calendar.window)
     return {"when": when(view), "kingdoms": kingdoms, "armies": armies,
             "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window,
-            "call": call(view) if call else {},
-            "purchases": winter_call.context(view) if state.calendar.window == PURCHASES else {}}
+            "purchases": winter_call.context(view) if state.calendar.window == PURCHASES else {},
+            "call": call(view) if call else {}}

@@ -99,7 +99,8 @@ def read_other(reading: Reading, verb: str, words: list[str]) -> None:
     """QUEST and standing lines go to their owners; anything else is explained."""
     view, player = reading.view, reading.person
     if verb == "QUEST":
-        reading.extra.setdefault("quests", []).append(quests.parse(view, player, words[1:]))
+        earlier = reading.extra.setdefault("quests", [])
+        earlier.append(quests.parse(view, player, words[1:], earlier))
     elif verb in standing.VERBS:
         merge(reading.extra.setdefault("standing", {}), standing.parse(view, player, verb, words[1:]))
     else:

@@ -21,7 +21,7 @@ def run(view: MKView, dice: Dice, sections: list[Section]) -> None:
     stand_up(state, view.rules["orders.defend_marker_cleared"] == "reform")
     taken = occupy(view, section)
     for tile, army in taken:
-        artefacts.capital_taken(state, tile, army, section)
+        artefacts.capital_taken(state, tile, army, section, view.rules)
     destroyed = [(army, entry) for army in sorted(state.armies.values(), key=lambda a: natural(a.id))
                  for entry in roll_units(view, army, dice, section)]
     remove_destroyed(state, destroyed, section)

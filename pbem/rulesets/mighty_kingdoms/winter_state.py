@@ -19,3 +19,4 @@ class WinterScratch:
     fortresses_built: list[str] = field(default_factory=list)       # tiles (`recruit.new_fortress_can_recruit`)
     cycles: int = 0                                                 # purchase cycles run (MK-SPD-3)
     recruits: list[str] = field(default_factory=list)               # armies recruited, for the GM (MK-PBM-13)
+    towers: list[str] = field(default_factory=list)                 # "player>tower" quested (MK-QST-3)
