@@ -8,8 +8,8 @@ import pytest
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RulesError
-from pbem.rulesets.mighty_kingdoms import resolution
-from pbem.rulesets.mighty_kingdoms.model import CITY, MKState
+from pbem.rulesets.mighty_kingdoms import armylist, resolution
+from pbem.rulesets.mighty_kingdoms.model import CITY, Army, Holding, MKState
 from pbem.rulesets.mighty_kingdoms.summer_state import Order
 from tests.mighty_kingdoms.helpers_summer import board, book, graph_map
 
@@ -87,6 +87,19 @@ def test_mk_res_5_capital_taken_by_a_move_falls() -> None:
     assert resolve(state) == ["(1) Aland A1 MOVE T2: A1 enters T2 with no enemy army there: T2 and its city pass "
                               "from Brisk to Aland; Brisk's capital falls (MK-GEN-9)"]
     assert state.capital_of("b") == "" and state.owner("T2") == "a"
+
+
+def test_mk_res_5_capital_taken_by_a_move_hands_over_what_is_held_there() -> None:
+    """MK-ART-9 with A32: an artefact held at the fallen capital goes to the first unit of the taking army."""
+    state = board("ab", tiles={"T1": "a", "T2": "b"}, settlements={"T2": CITY}, starts={"b": "T2"})
+    roster, problems = armylist.read("A1", "A1", [(1, "Spearmen | Inf | 5 4+ - 4+ 12 13/15 | | 100")])
+    assert not problems
+    state.armies["A1"] = Army("A1", "a", "T1", roster=roster)
+    state.artefacts["Blade of Slashing"] = Holding("b")
+    give(state, "A1 MOVE T2")
+    line = resolve(state)[0]
+    assert "Brisk's capital falls (MK-GEN-9); Blade of Slashing, held at Brisk's capital, is taken by A1" in line
+    assert state.artefacts["Blade of Slashing"] == Holding("a", "A1", roster.entries[0].id)
 
 
 def test_mk_res_6_move_into_tile_with_enemy_army_leaves_control() -> None:
