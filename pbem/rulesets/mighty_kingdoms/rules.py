@@ -12,7 +12,7 @@ from typing import Any
 
 from pbem.kit.dice import dice_spec
 from pbem.kit.rulebook import RuleBook, RulesError, load_rules
-from pbem.rulesets.mighty_kingdoms import artefacts, kow, quests
+from pbem.rulesets.mighty_kingdoms import artefacts, kow, quests, resolution
 
 SYSTEM = "mighty_kingdoms"
 
@@ -52,4 +52,5 @@ def _check(book: RuleBook) -> list[str]:
             dice_spec(book[key])
         except ValueError as exc:
             problems.append(f"rules: {key!r}: {exc}")
-    return problems + artefacts.pool_problems(book) + kow.problems(book) + quests.table_problems(book)
+    return (problems + resolution.rule_problems(book) + artefacts.pool_problems(book) + kow.problems(book)
+            + quests.table_problems(book))
