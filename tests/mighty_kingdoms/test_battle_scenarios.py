@@ -16,7 +16,7 @@ from tests.mighty_kingdoms.helpers_battle import army, board, lines, player, sta
 
 @pytest.fixture
 def reformed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Reform belongs to another part: here it only records that the battle phase handed over to it."""
+    """Reform has its own tests (test_reform.py); here it only records that the battle phase handed over to it."""
     calls: list[str] = []
 
     def fake(view: MKView, dice: Any, sections: list[Section]) -> None:

@@ -23,7 +23,7 @@ AGREED = "RESULT WIN Red\nMEDALS A1.U1\nSCARS B1.U2"
 
 @pytest.fixture(autouse=True)
 def reformed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Reform belongs to another part: here it only records that the battle phase handed over to it."""
+    """Reform has its own tests (test_reform.py); here it only records that the battle phase handed over to it."""
     calls: list[int] = []
 
     def fake(view: MKView, dice: Any, sections: list[Section]) -> None:

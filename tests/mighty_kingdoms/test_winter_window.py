@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-import pytest
 import tomli_w
 
 from pbem import reports
-from pbem.kit.dice import Dice, ScriptedDice
+from pbem.kit.dice import ScriptedDice
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
-from pbem.rulesets.mighty_kingdoms import quests, standing, window_purchases
+from pbem.rulesets.mighty_kingdoms import window_purchases
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report
-from pbem.rulesets.mighty_kingdoms.model import DEPLOYMENT, MKState, MKView
+from pbem.rulesets.mighty_kingdoms.model import DEPLOYMENT, MKState
 from pbem.rulesets.mighty_kingdoms.winter_state import WinterScratch
 from tests.mighty_kingdoms.helpers_winter import (
     INFANTRY,
@@ -192,24 +189,12 @@ def test_mk_w1_list_line_without_recruit_is_explained() -> None:
             "(`name | type | Sp Me Ra De Att Ne | rules | points`), END LIST")]
 
 
-def test_mk_w1_quest_and_standing_lines_go_to_their_parsers(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[Any] = []
-
-    def quest(view: MKView, player: object, words: Sequence[str], earlier: object = ()) -> dict[str, Any]:
-        seen.append(("quest", list(words)))
-        return {"tower": words[0]}
-
-    def pref(view: MKView, player: object, verb: str, words: Sequence[str]) -> dict[str, Any]:
-        seen.append((verb, list(words)))
-        return {"retreats": {"*": list(words)}}
-    monkeypatch.setattr(quests, "parse", quest)
-    monkeypatch.setattr(standing, "parse", pref)
-    parsed = read("QUEST W A1.U1 speed\nRETREAT J E\nBUILD village E")
-    assert seen == [("quest", ["W", "A1.U1", "speed"]), ("RETREAT", ["J", "E"])]
-    assert parsed.payload["quests"] == [{"tower": "W"}]
-    assert parsed.payload["standing"] == {"retreats": {"*": ["J", "E"]}}
+def test_mk_w1_quest_and_standing_lines_go_to_their_parsers() -> None:
+    parsed = read("QUEST W A1.U1 speed\nRETREAT * J, E\nBUILD village E")
+    assert reasons(parsed) == [(1, "A1.U1 Spearmen is not a Hero unit (MK-QST-2); you have no Hero unit")]
+    assert parsed.payload["standing"] == [{"verb": "RETREAT", "army": "*", "tiles": ["J", "E"]}]
     assert window_purchases.canonical(view_of(board(), GMAP), view_of(board(), GMAP).settings.players[0],
-                                      parsed.payload) == ["BUILD village E", "QUEST W A1.U1 speed", "RETREAT J E"]
+                                      parsed.payload) == ["BUILD village E", "RETREAT * J, E"]
 
 
 # -- canonical lines, help, the call ------------------------------------------------------------------
@@ -246,34 +231,22 @@ def test_mk_w1_call_shows_stock_fortresses_towers_and_the_pool() -> None:
 
 
 # -- resolve -----------------------------------------------------------------------------------------
-def test_mk_pbm_8_resolve_runs_standing_then_spending_then_quests_and_opens_deployment(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-
-    def apply(state: MKState, player: str, payload: Mapping[str, Any]) -> None:
-        calls.append(f"standing {player}")
-
-    def run(view: MKView, subs: Mapping[str, Any], dice: Dice, sections: list[Section]) -> None:
-        calls.append(f"quests after {view.state.tile('E').settlement}")
-        sections.append(Section("Quests", ["none"]))
-    monkeypatch.setattr(standing, "apply", apply)
-    monkeypatch.setattr(quests, "run", run)
+def test_mk_pbm_8_resolve_runs_standing_then_spending_then_quests_and_opens_deployment() -> None:
     state = board()
     view = view_of(state, GMAP)
-    parsed = read("BUILD village E", state)
+    parsed = read("BUILD village E\nRETREAT * J, E", state)
     out = window_purchases.PHASE.resolve(view, {"a": parsed.payload}, ScriptedDice([]))
-    assert calls == ["standing a", "quests after village"]
+    assert state.kingdoms["a"].standing.retreats == {"*": ["J", "E"]}
     assert state.calendar.window == DEPLOYMENT and not out.turn_finished
     sections = out.reports[0].context["mk"]["sections"]
-    assert [s.title for s in sections] == ["Purchases", "Quests"]
+    assert [s.title for s in sections] == ["Purchases", "Wizard's quests"]
     assert sections[0].lines[0] == "Cycle 1: Albion builds a village on E for 1 gold; now 0 gold and 3 food"
+    assert sections[1].lines == ["No wizard's quest this winter"]
     assert (state.kingdoms["b"].gold, state.kingdoms["b"].food) == (2, 2)      # B sent nothing: bought nothing
     assert out.gm_alerts == []
 
 
-def test_mk_arm_4_recruited_lists_go_to_the_gm_for_composition(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(standing, "apply", lambda state, player, payload: None)
-    monkeypatch.setattr(quests, "run", lambda view, subs, dice, sections: None)
+def test_mk_arm_4_recruited_lists_go_to_the_gm_for_composition() -> None:
     state = board()
     parsed = read(RECRUIT_F, state)
     out = window_purchases.PHASE.resolve(view_of(state, GMAP), {"a": parsed.payload}, ScriptedDice([]))
@@ -281,8 +254,7 @@ def test_mk_arm_4_recruited_lists_go_to_the_gm_for_composition(monkeypatch: pyte
                              "checked; please confirm its Kings of War composition"]
 
 
-def test_mk_pbm_8_no_submission_at_all_buys_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(quests, "run", lambda view, subs, dice, sections: None)
+def test_mk_pbm_8_no_submission_at_all_buys_nothing() -> None:
     state = board()
     out = window_purchases.PHASE.resolve(view_of(state, GMAP), {}, ScriptedDice([]))
     assert out.reports[0].context["mk"]["sections"][0].lines == [

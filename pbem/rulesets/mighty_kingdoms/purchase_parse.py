@@ -102,21 +102,10 @@ def read_other(reading: Reading, verb: str, words: list[str]) -> None:
         earlier = reading.extra.setdefault("quests", [])
         earlier.append(quests.parse(view, player, words[1:], earlier))
     elif verb in standing.VERBS:
-        merge(reading.extra.setdefault("standing", {}), standing.parse(view, player, verb, words[1:]))
+        reading.extra.setdefault("standing", []).append(standing.parse(view, player, verb, words[1:]))
     else:
         raise misplaced(reading, verb, words)
     reading.extra.setdefault("echo", []).append(" ".join(words))
-
-
-def merge(into: dict[str, Any], entry: dict[str, Any]) -> None:
-    """A standing line's entry joins the others of the mail: lists grow, tables merge, values replace."""
-    for key, value in entry.items():
-        if isinstance(value, list) and isinstance(into.get(key), list):
-            into[key] += value
-        elif isinstance(value, dict) and isinstance(into.get(key), dict):
-            into[key].update(value)
-        else:
-            into[key] = value
 
 
 def misplaced(reading: Reading, verb: str, words: list[str]) -> OrderProblem:

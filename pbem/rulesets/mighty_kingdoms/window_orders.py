@@ -112,28 +112,13 @@ def _standing(view: MKView, player: Player, parsed: Parsed, no: int, line: str) 
         parsed.problems.append(problem.at(no, line))
         return
     parsed.payload.setdefault("standing", []).append(entry)
-    parsed.accepted.append((no, standing_line(entry)))
+    parsed.accepted.append((no, standing.canonical(entry)))
 
 
-def standing_line(entry: Mapping[str, Any]) -> str:
-    """A standing entry written back as a line: its verb, then its values in order (ranked lists
-    joined by commas, choices as key=value)."""
-    parts = [str(entry.get("verb", ""))]
-    for key, value in entry.items():
-        if key == "verb" or value in ("", [], {}):
-            continue
-        if isinstance(value, dict):
-            parts.append(" ".join(f"{k}={v}" for k, v in value.items()))
-        else:
-            parts.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
-    return " ".join(parts)
-
-
-# -- what the ack and HELP say -----------------------------------------------------------------
 def canonical(view: MKView, player: Player, payload: Payload) -> list[str]:
     """The orders on file as the player writes them, then his standing preferences."""
     lines = [orders.text(Order(o["army"], o["verb"], o.get("tile", ""))) for o in payload.get("orders", [])]
-    return lines + [standing_line(entry) for entry in payload.get("standing", [])]
+    return lines + [standing.canonical(entry) for entry in payload.get("standing", [])]
 
 
 def missing(view: MKView, player: Player, payload: Payload) -> list[str]:
