@@ -15,7 +15,8 @@ from typing import Any
 
 from pbem.kit.dice import Roll
 from pbem.rulesets.base import Report
-from pbem.rulesets.mighty_kingdoms.model import WINTER, MKView
+from pbem.rulesets.mighty_kingdoms.final import standings
+from pbem.rulesets.mighty_kingdoms.model import OVER, WINTER, MKView
 
 
 @dataclass
@@ -65,5 +66,6 @@ def board(view: MKView) -> dict[str, Any]:
                "status": ("upright" if a.upright else "on its side") + (", defending" if a.defend else ""),
                "points": a.roster.points, "units": len(a.roster.entries)}
               for p in state.order or list(state.kingdoms) for a in state.armies_of(p)]
+    final = {"final": standings(state)} if state.calendar.window == OVER else {}
     return {"when": when(view), "kingdoms": kingdoms, "armies": armies,
-            "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window}
+            "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window, **final}
