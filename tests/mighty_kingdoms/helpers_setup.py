@@ -31,10 +31,16 @@ Knights | Cav | 8 3+ - 5+ 16 14/17 | Thunderous Charge (2) | 130
 Captain | Hero (Inf) | 5 3+ - 5+ 5 -/13 | Individual, Inspiring, Crushing Strength (1) | 80"""
 
 
-def campaign(root: Path, rules: dict[str, Any] | None = None, map_name: str = "mk_three_realms") -> Campaign:
+COLOURS = [NewPlayer(p, p.title(), f"{p}@mk.localhost", f"{p.title()} Kingdom") for p in ("red", "blue", "green")]
+
+
+def campaign(root: Path, rules: dict[str, Any] | None = None, map_name: str = "mk_three_realms",
+             players: list[NewPlayer] | None = None) -> Campaign:
     transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
-    camp, _ = create(root / "campaigns", "mk", "mighty_kingdoms", map_name, PLAYERS, "gm@mk.localhost", T0,
-                     transport=transport, rules=rules, fixed_secrets=SECRETS)
+    who = players or PLAYERS
+    secrets = {p.id: f"SECRET-{p.id.upper():>4}-0000-0001" for p in who} | {"gm": SECRETS["gm"]}
+    camp, _ = create(root / "campaigns", "mk", "mighty_kingdoms", map_name, who, "gm@mk.localhost", T0,
+                     transport=transport, rules=rules, fixed_secrets=secrets if players else SECRETS)
     return camp
 
 

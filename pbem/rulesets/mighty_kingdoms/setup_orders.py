@@ -51,8 +51,10 @@ def parse(view: MKView, player: Player, lines: Lines, placement: bool = True) ->
         problems.append(IllegalOrder(f"army list not taken: {unread} unit line{'s' if unread > 1 else ''} could not "
                                      "be read; send the whole list again with every line right"))
         units = []
-    accepted += _army_list(view, payload, units, problems)
-    return Parsed(payload=payload, accepted=sorted(accepted), problems=problems)
+    taken = _army_list(view, payload, units, problems)
+    if units and not taken or unread:
+        accepted = [a for a in accepted if not a[1].startswith("LIST")]     # no list, no name for it
+    return Parsed(payload=payload, accepted=sorted(accepted + taken), problems=problems)
 
 
 def _line(view: MKView, player: Player, payload: dict[str, Any], line: str, placement: bool) -> str:

@@ -82,7 +82,7 @@ def resolve_setup(view: MKView, submissions: Submissions, dice: Dice) -> Outcome
     alerts = []
     for player in state.order:
         alerts += take_list(view, player, submissions.get(player, {}), lists)
-    return _closing(view, [section, lists], alerts, "setup")
+    return _closing(view, [section, lists], alerts, "kingdoms placed", "setup")
 
 
 def take_list(view: MKView, player: str, payload: Payload, section: Section) -> list[str]:
@@ -111,7 +111,7 @@ def take_list(view: MKView, player: str, payload: Payload, section: Section) -> 
     return []
 
 
-def _closing(view: MKView, sections: list[Section], alerts: list[str], key: str) -> Outcome[MKState]:
+def _closing(view: MKView, sections: list[Section], alerts: list[str], title: str, key: str) -> Outcome[MKState]:
     """Month 1's Orders once every army list is in and approved; else the list stage."""
     state = view.state
     if not state.setup.missing and not state.setup.pending:
@@ -119,9 +119,8 @@ def _closing(view: MKView, sections: list[Section], alerts: list[str], key: str)
         opened = Section("The campaign begins")
         opened.add("Every kingdom is placed. Month 1 of year 1 begins with its Orders (MK-YR-4).")
         sections.append(opened)
-        out = Outcome(state, [report(view, "setup", sections, key)], gm_alerts=alerts, turn_finished=True)
-        return out
-    return Outcome(state, [_report(view, "setup", sections, key)], gm_alerts=alerts)
+        return Outcome(state, [report(view, title, sections, key)], gm_alerts=alerts, turn_finished=True)
+    return Outcome(state, [_report(view, title, sections, key)], gm_alerts=alerts)
 
 
 # -- the list stage -------------------------------------------------------------------------------
@@ -155,7 +154,7 @@ def resolve_lists(view: MKView, submissions: Submissions, dice: Dice) -> Outcome
         if player in submissions and submissions[player].get("standing"):
             standing.apply(state, player, submissions[player])
         alerts += take_list(view, player, submissions.get(player, {}), section)
-    return _closing(view, [section], alerts, "lists")
+    return _closing(view, [section], alerts, "army lists", "lists")
 
 
 def missing_list(view: MKView, player: Player, payload: Payload) -> list[str]:
@@ -240,10 +239,10 @@ VERBS = (
 
 OPENING_PHASE = MKPhase(title="initial player order", window="setup", parse=parse_early, resolve=open_setup,
                         ready=lambda view: True, help=help_text)
-PHASE = MKPhase(title="setup (window S)", window="setup", parse=parse_setup, resolve=resolve_setup,
+PHASE = MKPhase(title="window S", window="setup", parse=parse_setup, resolve=resolve_setup,
                 owing=everyone, missing=missing_setup,
                 canonical=lambda view, player, payload: setup_orders.canonical(payload), help=help_text)
-LISTS_PHASE = MKPhase(title="army lists (setup)", window="lists", parse=parse_lists, resolve=resolve_lists,
+LISTS_PHASE = MKPhase(title="army lists", window="lists", parse=parse_lists, resolve=resolve_lists,
                       owing=owing_lists, ready=lists_ready, waiting_for_gm=lists_wait_for_gm, missing=missing_list,
                       canonical=lambda view, player, payload: setup_orders.canonical(payload), help=help_text,
                       gm_verbs=VERBS)
