@@ -52,7 +52,7 @@ def parse(view: MKView, player: Player, lines: Lines, placement: bool = True) ->
                                      "be read; send the whole list again with every line right"))
         units = []
     taken = _army_list(view, payload, units, problems)
-    if units and not taken or unread:
+    if (units and not taken) or unread:
         accepted = [a for a in accepted if not a[1].startswith("LIST")]     # no list, no name for it
     return Parsed(payload=payload, accepted=sorted(accepted + taken), problems=problems)
 
