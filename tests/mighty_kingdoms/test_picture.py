@@ -31,7 +31,7 @@ def test_the_scene_shows_owners_settlements_towers_armies_moves_and_battles(tmp_
     camp = campaign(tmp_path)
     scene = RULESET.scene(hand_view(camp, month()))
     assert scene.title == "mk: Year 1, month 2" and scene.stage == "battles"
-    assert [s.name for s in scene.sides] == ["Blue March", "Red Realm"]
+    assert [(s.name, s.colour) for s in scene.sides] == [("Blue March", "blue"), ("Red Realm", "red")]
     assert scene.owners == {"T28": "a", "T29": "a", "T20": "a", "T34": "b", "T35": "b"}
     assert {(m.place, m.kind) for m in scene.markers} == {
         ("T28", "capital"), ("T34", "capital"), ("T28", "city"), ("T34", "city"), ("T29", "castle"),

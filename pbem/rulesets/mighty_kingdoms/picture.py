@@ -12,6 +12,7 @@ from pbem.rulesets.mighty_kingdoms.chronicle import when
 from pbem.rulesets.mighty_kingdoms.model import CITY, FORTRESS, VILLAGE, MKState, MKView
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+NAMED = (*COLOURS, "black", "white", "brown", "grey", "gray", "pink", "cyan", "teal", "gold")
 SETTLEMENT_MARKS = {CITY: "city", FORTRESS: "castle", VILLAGE: "settlement"}
 STAGES = {"setup": "setup", "orders": "orders", "battle": "battles", "purchases": "winter purchases",
           "deployment": "winter deployment", "over": "campaign over"}
@@ -23,7 +24,7 @@ def scene(view: MKView) -> Scene:
     return Scene(
         title=f"{view.settings.name}: {when(view)}",
         stage=STAGES.get(state.calendar.window, state.calendar.window),
-        sides=tuple(Side(p, state.kingdoms[p].name, COLOURS[i % len(COLOURS)]) for i, p in enumerate(players)),
+        sides=tuple(Side(p, state.kingdoms[p].name, colour(state, p)) for p in players),
         owners={t: s.owner for t, s in state.tiles.items() if s.owner},
         pieces=tuple(Piece(a.id, a.tile, a.owner, "army", dislodged=not a.upright)
                      for p in players for a in state.armies_of(p)),
@@ -32,6 +33,13 @@ def scene(view: MKView) -> Scene:
         markers=tuple(markers(state)),
         notes=tuple(notes(view)),
     )
+
+
+def colour(state: MKState, player: str) -> str:
+    """The colour the kingdom's name says ("Red Realm" is red), else one by the order of the player list."""
+    words = [w.casefold() for w in state.kingdoms[player].name.split()]
+    named = next((w for w in words if w in NAMED), "")
+    return named or COLOURS[list(state.kingdoms).index(player) % len(COLOURS)]
 
 
 def markers(state: MKState) -> Iterable[Marker]:
