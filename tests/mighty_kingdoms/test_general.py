@@ -169,3 +169,24 @@ def test_mk_end_3_a_kingdom_without_armies_stays_in_the_standings(tmp_path: Path
 def test_the_ready_made_maps_load_for_mighty_kingdoms(name: str) -> None:
     assert name in RULESET.ready_maps()
     assert campaign_map(name).name
+
+
+@pytest.mark.parametrize(("name", "players"), [("mk_three_realms", 3), ("mk_four_kingdoms", 4),
+                                               ("mk_five_crowns", 5), ("mk_six_banners", 6)])
+def test_each_ready_made_map_seats_its_players_on_starting_tiles_3_or_more_apart_with_whole_rings(
+        name: str, players: int) -> None:
+    from itertools import combinations
+
+    from pbem.rulesets.mighty_kingdoms.tiles import starting_tiles, terrain_class
+    gmap = campaign_map(name)
+    starts = starting_tiles(gmap)
+    assert gmap.players == players and len(starts) > players
+    assert min(gmap.distance(a, b) for a, b in combinations(starts, 2)) >= 3
+    assert all(len(gmap.neighbours(s)) == 6 for s in starts)
+    assert all(terrain_class(gmap, t) == "land" for s in starts for t in gmap.neighbours(s))
+    classes = {terrain_class(gmap, t) for t in gmap.tiles}
+    assert classes == {"land", "swamp", "all_mountains", "sea"}
+
+
+def test_the_default_map_is_the_three_player_one() -> None:
+    assert RULESET.default_map == "mk_three_realms" and campaign_map(RULESET.default_map).players == 3
