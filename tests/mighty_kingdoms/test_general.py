@@ -117,6 +117,32 @@ def test_mk_yr_2_3_the_windows_follow_the_calendar() -> None:
     assert WINDOWS == ("setup", "orders", "battle", "purchases", "deployment", "over")
 
 
+def test_mk_yr_2_after_resolution_come_the_battles_then_reform_then_the_next_orders(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    camp = campaign(tmp_path)
+    state = board()
+    state.calendar = Calendar(1, 2, ORDERS)
+    view = hand_view(camp, state)
+    calls: list[str] = []
+    battles_left = [True, False]
+    monkeypatch.setattr(steps.battles, "select", lambda view, sections: calls.append("battle") or battles_left.pop(0))
+    monkeypatch.setattr(steps.reform, "run", lambda view, dice, sections: calls.append("reform"))
+    assert steps.month_goes_on(view, ScriptedDice([]), []) == "battle"      # a battle window first
+    assert steps.month_goes_on(view, ScriptedDice([]), []) == ORDERS        # none left: Reform, next month
+    assert calls == ["battle", "battle", "reform"] and state.calendar.month == 3
+
+
+def test_mk_yr_3_after_month_6_the_winter_gathers_then_opens_the_purchases(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    camp = campaign(tmp_path)
+    state = board()
+    state.calendar = Calendar(1, 6, ORDERS)
+    calls: list[str] = []
+    monkeypatch.setattr(steps.gather, "run", lambda view, sections: calls.append("gather"))
+    assert steps.next_month(hand_view(camp, state), []) == "purchases"
+    assert calls == ["gather"] and (state.calendar.month, state.calendar.turn) == (7, 7)
+
+
 def test_mk_yr_5_setup_places_settlements_only_in_turn_0(tmp_path: Path) -> None:
     camp = campaign(tmp_path, {"setup": {"list_approval": "auto"}})
     resolve(camp, {}, ScriptedDice([1, 2, 3]))

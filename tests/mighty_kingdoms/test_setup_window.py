@@ -206,7 +206,7 @@ def test_mk_pbm_1_a_missing_list_goes_to_the_gm_and_the_player_gets_more_time(tm
     assert st.armies_of("a")[0].tile == "T28" and st.calendar.month == 1 and res.turn_finished
 
 
-def test_mk_pbm_1_the_list_stage_reads_only_army_lists(tmp_path: Path) -> None:
+def test_mk_pbm_1_mk_set_11_the_list_stage_reads_only_missing_army_lists(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
     parsed = parse(camp, "a", "START T7")
@@ -266,3 +266,13 @@ def test_mk_pbm_13_a_rejected_list_is_owed_again_with_the_gms_reason(tmp_path: P
     resolve(camp, {"b": fixed.payload}, ScriptedDice([]))
     assert state(camp).armies["B2"].tile                        # A32: a new id, never reused
     assert state(camp).setup.pending == ["c", "a", "b"]
+
+
+def test_mk_pbm_1_setlist_refuses_a_list_the_rules_refuse_and_says_why(tmp_path: Path) -> None:
+    camp = rolled(tmp_path, AUTO)
+    resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
+    with pytest.raises(ValueError, match="monsters are not allowed"):
+        gm(camp, "SETLIST", "a", *"Wyvern | Mon | 9 4+ - 5+ 8 -/17 | Fly | 150".split())
+    with pytest.raises(ValueError, match="unknown player"):
+        gm(camp, "SETLIST", "zed", "x")
+    assert state(camp).setup.missing == ["a"]
