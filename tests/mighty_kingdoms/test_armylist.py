@@ -23,6 +23,7 @@ def roster(*lines: str) -> Roster:
     return read
 
 
+@pytest.mark.clause("MK-SET-8")
 def test_mk_set_8_a_unit_line_reads_into_a_roster_entry_with_its_stats_and_rules() -> None:
     entry = armylist.parse_unit(CAPTAIN, "U2")
     assert (entry.id, entry.name, entry.kind, entry.points) == ("U2", "Captain", "inf", 80)
@@ -65,6 +66,7 @@ def test_read_reports_each_bad_line_with_its_number_and_keeps_the_rest() -> None
     assert problems[0][:2] == (2, "nonsense")
 
 
+@pytest.mark.clause("MK-SET-9")
 def test_mk_set_9_an_initial_list_forbids_every_category_and_names_the_unit() -> None:
     rules = rulesmod.load()
     army = roster(SPEARS, WYVERN, DRAGON, ENGINE, "Lady | Hero (Inf) | 6 3+ - 5+ 5 -/15 | Living Legend | 100")

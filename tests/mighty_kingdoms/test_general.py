@@ -40,18 +40,21 @@ def board() -> MKState:
     return state
 
 
+@pytest.mark.clause("MK-GEN-1")
 def test_mk_gen_1_tiles_sharing_an_edge_are_adjacent_six_inside_fewer_on_the_edge() -> None:
     gmap = campaign_map("mk_three_realms")
     assert len(gmap.neighbours("T31")) == 6 and len(gmap.neighbours("T1")) == 3
     assert gmap.adjacent("T31", "T32") and not gmap.adjacent("T31", "T33")
 
 
+@pytest.mark.clause("MK-GEN-2")
 def test_mk_gen_2_a_tile_is_unexplored_controlled_or_a_tower() -> None:
     state = board()
     assert not state.explored("T40") and state.owner("T40") == ""
     assert state.owner("T20") == "a" and state.towers() == ["T30"] and state.owner("T30") == ""
 
 
+@pytest.mark.clause("MK-GEN-3", "MK-GEN-4")
 def test_mk_gen_3_4_a_kingdom_is_every_tile_it_controls_contiguous_or_not() -> None:
     state = board()
     assert state.kingdom_tiles("a") == ["T7", "T20"]            # not neighbours, one kingdom
@@ -59,6 +62,7 @@ def test_mk_gen_3_4_a_kingdom_is_every_tile_it_controls_contiguous_or_not() -> N
     assert state.owner("T8") == "b"
 
 
+@pytest.mark.clause("MK-GEN-5", "MK-GEN-6")
 def test_mk_gen_5_6_one_settlement_per_tile_owned_with_the_tile() -> None:
     state = board()
     assert state.settlements_of("a") == ["T7", "T20"]
@@ -66,6 +70,7 @@ def test_mk_gen_5_6_one_settlement_per_tile_owned_with_the_tile() -> None:
     assert state.settlements_of("b", VILLAGE) == ["T20"] and state.settlements_of("a") == ["T7"]
 
 
+@pytest.mark.clause("MK-GEN-7", "MK-GEN-13")
 def test_mk_gen_7_13_every_other_kingdoms_army_is_an_enemy_and_a_tile_holds_any_number() -> None:
     state = board()
     state.armies["A2"] = Army("A2", "a", "T8")
@@ -73,6 +78,7 @@ def test_mk_gen_7_13_every_other_kingdoms_army_is_an_enemy_and_a_tile_holds_any_
     assert [a.id for a in state.armies_in("T8")] == ["A1", "A2", "B1"]
 
 
+@pytest.mark.clause("MK-GEN-8", "MK-GEN-9", "MK-GEN-10")
 def test_mk_gen_8_9_10_the_capital_is_the_city_on_the_own_starting_tile_while_held() -> None:
     state = board()
     assert state.capital_of("a") == "T7"
@@ -84,16 +90,19 @@ def test_mk_gen_8_9_10_the_capital_is_the_city_on_the_own_starting_tile_while_he
     assert state.capital_of("a") == "T7"
 
 
+@pytest.mark.clause("MK-GEN-11")
 def test_mk_gen_11_army_ids_are_unique_per_player_and_label_the_list() -> None:
     assert [army_id("a", 1), army_id("a", 10), army_id("p2", 3)] == ["A1", "A10", "P2-3"]
 
 
+@pytest.mark.clause("MK-GEN-11")
 def test_mk_gen_11_a_raised_army_s_list_carries_its_id(tmp_path: Path) -> None:
     state = board()
     army = setup.raise_army(state, "a", "T7", ["Spearmen | Inf | 5 4+ - 4+ 12 14/16 | Phalanx | 100"], "Guard")
     assert army.id == "A1" and army.roster.army == "A1" and state.armies["A1"] is army
 
 
+@pytest.mark.clause("MK-GEN-12")
 def test_mk_gen_12_armies_stand_or_lie_settlements_stand_or_are_upside_down() -> None:
     state = board()
     assert state.armies["A1"].upright and not state.armies["B1"].upright and state.armies["B1"].defend
@@ -101,6 +110,7 @@ def test_mk_gen_12_armies_stand_or_lie_settlements_stand_or_are_upside_down() ->
     assert state.tiles["T20"].settlement == VILLAGE
 
 
+@pytest.mark.clause("MK-YR-1", "MK-YR-4")
 def test_mk_yr_1_4_a_year_is_six_months_then_winter_then_month_1_of_the_next(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     state = board()
@@ -113,10 +123,12 @@ def test_mk_yr_1_4_a_year_is_six_months_then_winter_then_month_1_of_the_next(tmp
     assert steps.next_year(view) == ORDERS and (state.calendar.year, state.calendar.month) == (2, 1)
 
 
+@pytest.mark.clause("MK-YR-2", "MK-YR-3")
 def test_mk_yr_2_3_the_windows_follow_the_calendar() -> None:
     assert WINDOWS == ("setup", "orders", "battle", "purchases", "deployment", "over")
 
 
+@pytest.mark.clause("MK-YR-2")
 def test_mk_yr_2_after_resolution_come_the_battles_then_reform_then_the_next_orders(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     camp = campaign(tmp_path)
@@ -132,6 +144,7 @@ def test_mk_yr_2_after_resolution_come_the_battles_then_reform_then_the_next_ord
     assert calls == ["battle", "battle", "reform"] and state.calendar.month == 3
 
 
+@pytest.mark.clause("MK-YR-3")
 def test_mk_yr_3_after_month_6_the_winter_gathers_then_opens_the_purchases(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     camp = campaign(tmp_path)
@@ -143,12 +156,14 @@ def test_mk_yr_3_after_month_6_the_winter_gathers_then_opens_the_purchases(
     assert calls == ["gather"] and (state.calendar.month, state.calendar.turn) == (7, 7)
 
 
+@pytest.mark.clause("MK-YR-5")
 def test_mk_yr_5_setup_places_settlements_only_in_turn_0(tmp_path: Path) -> None:
     camp = campaign(tmp_path, {"setup": {"list_approval": "auto"}})
     resolve(camp, {}, ScriptedDice([1, 2, 3]))
     assert RULESET.load_state(camp.state["game"]).tiles == {}   # nothing placed before window S closes
 
 
+@pytest.mark.clause("MK-END-1")
 def test_mk_end_1_the_campaign_ends_after_the_winter_of_its_last_year(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     state = board()
@@ -158,6 +173,7 @@ def test_mk_end_1_the_campaign_ends_after_the_winter_of_its_last_year(tmp_path: 
     assert steps.next_year(hand_view(camp, state)) == ORDERS    # years = 0: until the GM ends it
 
 
+@pytest.mark.clause("MK-END-1")
 def test_mk_end_1_over_reads_no_orders_and_the_final_report_lists_kingdoms_armies_artefacts(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     state = board()
@@ -177,6 +193,7 @@ def test_mk_end_1_over_reads_no_orders_and_the_final_report_lists_kingdoms_armie
     assert lines == final.standings(state)
 
 
+@pytest.mark.clause("MK-END-2")
 def test_mk_end_2_the_rule_book_has_no_advanced_rules_to_play() -> None:
     text = (RULES_DIR / "mighty_kingdoms.toml").read_text()
     assert "[advanced" not in text
@@ -184,6 +201,7 @@ def test_mk_end_2_the_rule_book_has_no_advanced_rules_to_play() -> None:
         rulesmod.load()["advanced.rules"]
 
 
+@pytest.mark.clause("MK-END-3")
 def test_mk_end_3_a_kingdom_without_armies_stays_in_the_standings(tmp_path: Path) -> None:
     state = board()
     del state.armies["A1"]

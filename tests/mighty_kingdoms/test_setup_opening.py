@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
 from tests.mighty_kingdoms.helpers_setup import campaign, ctx, resolve, state
 
 
+@pytest.mark.clause("MK-SET-1")
 def test_mk_set_1_the_initial_order_is_rolled_by_d6_roll_off_before_window_s_opens(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     opening = RULESET.stage(ctx(camp))
@@ -30,6 +33,7 @@ def test_mk_set_1_the_initial_order_is_rolled_by_d6_roll_off_before_window_s_ope
                                                                                    False)
 
 
+@pytest.mark.clause("MK-SET-1")
 def test_mk_set_1_the_report_that_opens_window_s_lists_the_starting_tiles(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     res = resolve(camp, {}, ScriptedDice([1, 2, 3]))
@@ -38,6 +42,7 @@ def test_mk_set_1_the_report_that_opens_window_s_lists_the_starting_tiles(tmp_pa
     assert setup["placed"] is False and all(s["held"] == "" for s in setup["starts"])
 
 
+@pytest.mark.clause("MK-GEN-14")
 def test_mk_gen_14_every_roll_off_die_is_logged_with_its_purpose(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     dice = ScriptedDice([4, 4, 4, 1, 2, 3])

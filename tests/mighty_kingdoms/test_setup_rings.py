@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import rules as rulesmod
@@ -89,6 +91,7 @@ def test_a17_ring_unbuildable_control_lays_a_marker_on_unbuildable_terrain_inste
     assert "a control marker instead of the city" in "\n".join(section.lines)
 
 
+@pytest.mark.clause("MK-SET-3")
 def test_mk_set_3_no_free_starting_tile_leaves_the_kingdom_to_the_gm(tmp_path: Path) -> None:
     gmap = close_map()
     rules = rulesmod.load()
@@ -100,6 +103,7 @@ def test_mk_set_3_no_free_starting_tile_leaves_the_kingdom_to_the_gm(tmp_path: P
     assert state.kingdoms["c"].start_tile == "" and "the game master places the kingdom" in section.lines[-1]
 
 
+@pytest.mark.clause("MK-SET-7")
 def test_mk_set_7_an_army_asked_on_a_skipped_ring_tile_starts_in_the_capital() -> None:
     gmap = close_map(radius=2)
     state, section = placed(gmap, {"a": Wish(["S2"], army="E"), "b": Wish(["S1"])})

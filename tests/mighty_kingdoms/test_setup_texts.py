@@ -46,6 +46,7 @@ def test_the_welcome_tells_of_the_roll_off_and_window_s_and_nothing_later(tmp_pa
     assert RULESET.welcome(ctx(camp), person) == {}
 
 
+@pytest.mark.clause("MK-PBM-13")
 def test_mk_pbm_13_gm_pending_lists_the_lists_waiting_for_approval(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     resolve(camp, {}, ScriptedDice([1, 2, 3]))

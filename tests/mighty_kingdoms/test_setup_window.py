@@ -34,6 +34,7 @@ def sent(camp: Campaign, **texts: str) -> dict[str, dict[str, Any]]:
 
 
 # -- what a player sends -------------------------------------------------------------------------
+@pytest.mark.clause("MK-SET-8")
 def test_mk_set_8_a_list_within_the_points_is_taken_with_every_line(tmp_path: Path) -> None:
     camp = rolled(tmp_path)
     parsed = parse(camp, "a", LIST + "\nSTART T10, T7\nRING village city fortress village control control\nARMY E")
@@ -45,6 +46,7 @@ def test_mk_set_8_a_list_within_the_points_is_taken_with_every_line(tmp_path: Pa
     assert RULESET.canonical(ctx(camp), camp.settings.player("a"), parsed.payload)[-1] == "ARMY E"  # type: ignore[arg-type]
 
 
+@pytest.mark.clause("MK-SET-8")
 def test_mk_set_8_a_list_over_500_points_is_not_stored_and_says_why(tmp_path: Path) -> None:
     camp = rolled(tmp_path)
     parsed = parse(camp, "a", LIST + "\nGiants | Lrg Inf | 6 3+ - 5+ 24 -/19 | | 200\nSTART T7")
@@ -53,6 +55,7 @@ def test_mk_set_8_a_list_over_500_points_is_not_stored_and_says_why(tmp_path: Pa
     assert any("700 points, over the limit of 500" in p.reason for p in parsed.problems)
 
 
+@pytest.mark.clause("MK-SET-8")
 def test_mk_set_8_a_30_an_exact_points_rule_refuses_a_short_list(tmp_path: Path) -> None:
     camp = rolled(tmp_path, {"army_list": {"points_rule": "exact"}})
     parsed = parse(camp, "a", "\n".join(LIST.splitlines()[:-1]))
@@ -60,6 +63,7 @@ def test_mk_set_8_a_30_an_exact_points_rule_refuses_a_short_list(tmp_path: Path)
     assert "units" not in parsed.payload
 
 
+@pytest.mark.clause("MK-SET-9")
 @pytest.mark.parametrize(("line", "category"), [
     ("Bolt Thrower | War Engine | 5 - 4+ 4+ 2 -/11 | Blast (D3) | 60", "war engines"),
     ("Wyvern | Mon | 9 4+ - 5+ 8 -/17 | Fly | 150", "monsters"),
@@ -74,6 +78,7 @@ def test_mk_set_9_an_initial_list_holds_no_forbidden_category(tmp_path: Path, li
     assert [p.reason for p in parsed.problems if category in p.reason], [p.reason for p in parsed.problems]
 
 
+@pytest.mark.clause("MK-SET-10")
 def test_mk_set_10_a_27_no_terrain_loosening_for_the_initial_army(tmp_path: Path) -> None:
     camp = rolled(tmp_path, {"army_list": {"loosening": {"apply_to_initial_army": False}}})
     parsed = parse(camp, "a", "Bolt Thrower | War Engine | 5 - 4+ 4+ 2 -/11 | Blast (D3) | 60")
@@ -105,6 +110,7 @@ def test_bad_setup_lines_are_each_refused_with_a_reason(tmp_path: Path, line: st
     assert words in str(parsed.problems[0]), str(parsed.problems[0])
 
 
+@pytest.mark.clause("MK-SET-7")
 def test_mk_set_7_an_army_may_not_start_on_a_control_tile_of_the_layout(tmp_path: Path) -> None:
     camp = rolled(tmp_path)
     parsed = parse(camp, "a", "RING city village fortress village control control\nARMY W")
@@ -112,6 +118,7 @@ def test_mk_set_7_an_army_may_not_start_on_a_control_tile_of_the_layout(tmp_path
 
 
 # -- the placement -------------------------------------------------------------------------------
+@pytest.mark.clause("MK-SET-3")
 def test_mk_set_3_starting_tiles_are_claimed_in_player_order_each_once(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     subs = sent(camp, a=LIST + "\nSTART T28, T7", b=LIST + "\nSTART T28, T10", c=LIST + "\nSTART T28")
@@ -121,6 +128,7 @@ def test_mk_set_3_starting_tiles_are_claimed_in_player_order_each_once(tmp_path:
     assert all(st.capital_of(p) == st.kingdoms[p].start_tile for p in st.kingdoms)
 
 
+@pytest.mark.clause("MK-SET-4", "MK-SET-5", "MK-SET-6")
 def test_mk_set_4_5_6_the_ring_lays_the_settlements_and_control_markers_as_asked(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     subs = sent(camp, a=LIST + "\nSTART T28\nRING village control city control fortress village",
@@ -138,6 +146,7 @@ def test_mk_set_4_5_6_the_ring_lays_the_settlements_and_control_markers_as_asked
         assert all(st.explored(t) for t in st.kingdom_tiles(player))
 
 
+@pytest.mark.clause("MK-SET-4")
 def test_mk_set_4_a_layout_given_for_the_tile_assigned_wins_over_the_general_one(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     subs = sent(camp, c=LIST + "\nSTART T7\nRING control control city village fortress village\n"
@@ -151,6 +160,7 @@ def test_mk_set_4_a_layout_given_for_the_tile_assigned_wins_over_the_general_one
     assert st.armies_of("c")[0].tile == ne                       # MK-SET-7: on a settled ring tile
 
 
+@pytest.mark.clause("MK-PBM-1")
 def test_mk_pbm_1_defaults_for_a_player_who_sends_only_his_list(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     subs = sent(camp, c=LIST + "\nSTART T7", b=LIST + "\nSTART T10", a=LIST)
@@ -164,6 +174,7 @@ def test_mk_pbm_1_defaults_for_a_player_who_sends_only_his_list(tmp_path: Path) 
     assert st.armies_of("a")[0].tile == "T28"                    # in the capital
 
 
+@pytest.mark.clause("MK-SET-12", "MK-SET-13")
 def test_mk_set_12_13_each_kingdom_starts_with_its_stock_and_exactly_one_army(tmp_path: Path) -> None:
     camp = rolled(tmp_path, {**AUTO, "setup": {"list_approval": "auto", "start_gold": 2}})
     resolve(camp, sent(camp, a=LIST, b=LIST, c=LIST), ScriptedDice([]))
@@ -174,11 +185,13 @@ def test_mk_set_12_13_each_kingdom_starts_with_its_stock_and_exactly_one_army(tm
     assert st.kingdoms["a"].armies_raised == 1
 
 
+@pytest.mark.clause("MK-SET-12")
 def test_mk_set_12_a_28_the_shipped_stock_is_0_gold_and_0_food(tmp_path: Path) -> None:
     camp = rolled(tmp_path)
     assert {(k.gold, k.food) for k in state(camp).kingdoms.values()} == {(0, 0)}
 
 
+@pytest.mark.clause("MK-SET-2", "MK-YR-4")
 def test_mk_set_2_mk_yr_4_the_rolled_order_holds_and_month_1_opens_after_setup(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     res = resolve(camp, sent(camp, a=LIST, b=LIST, c=LIST), ScriptedDice([]))
@@ -190,6 +203,7 @@ def test_mk_set_2_mk_yr_4_the_rolled_order_holds_and_month_1_opens_after_setup(t
 
 
 # -- missing and unapproved lists ----------------------------------------------------------------
+@pytest.mark.clause("MK-PBM-1")
 def test_mk_pbm_1_a_missing_list_goes_to_the_gm_and_the_player_gets_more_time(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     res = resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
@@ -206,6 +220,7 @@ def test_mk_pbm_1_a_missing_list_goes_to_the_gm_and_the_player_gets_more_time(tm
     assert st.armies_of("a")[0].tile == "T28" and st.calendar.month == 1 and res.turn_finished
 
 
+@pytest.mark.clause("MK-PBM-1", "MK-SET-11")
 def test_mk_pbm_1_mk_set_11_the_list_stage_reads_only_missing_army_lists(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
@@ -215,6 +230,7 @@ def test_mk_pbm_1_mk_set_11_the_list_stage_reads_only_missing_army_lists(tmp_pat
     assert "units" not in parsed.payload and "(MK-SET-11)" in parsed.problems[0].reason
 
 
+@pytest.mark.clause("MK-PBM-1")
 def test_mk_pbm_1_a_list_that_never_comes_is_settled_by_the_gm(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
@@ -223,6 +239,7 @@ def test_mk_pbm_1_a_list_that_never_comes_is_settled_by_the_gm(tmp_path: Path) -
     assert state(camp).armies["A1"].roster.points == 200 and RULESET.stage(ctx(camp)).ready
 
 
+@pytest.mark.clause("MK-END-3")
 def test_mk_end_3_noarmy_lets_a_kingdom_start_without_an_army(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
@@ -235,6 +252,7 @@ def test_mk_end_3_noarmy_lets_a_kingdom_start_without_an_army(tmp_path: Path) ->
     assert st.kingdom_tiles("a")                                 # the kingdom stays in the game
 
 
+@pytest.mark.clause("MK-PBM-13")
 def test_mk_pbm_13_every_list_waits_for_the_gm_before_month_1(tmp_path: Path) -> None:
     camp = rolled(tmp_path)
     res = resolve(camp, sent(camp, a=LIST, b=LIST, c=LIST), ScriptedDice([]))
@@ -252,6 +270,7 @@ def test_mk_pbm_13_every_list_waits_for_the_gm_before_month_1(tmp_path: Path) ->
     assert state(camp).calendar.month == 1 and res.turn_finished
 
 
+@pytest.mark.clause("MK-PBM-13")
 def test_mk_pbm_13_a_rejected_list_is_owed_again_with_the_gms_reason(tmp_path: Path) -> None:
     camp = rolled(tmp_path)
     resolve(camp, sent(camp, a=LIST, b=LIST, c=LIST), ScriptedDice([]))
@@ -268,6 +287,7 @@ def test_mk_pbm_13_a_rejected_list_is_owed_again_with_the_gms_reason(tmp_path: P
     assert state(camp).setup.pending == ["c", "a", "b"]
 
 
+@pytest.mark.clause("MK-PBM-1")
 def test_mk_pbm_1_setlist_refuses_a_list_the_rules_refuse_and_says_why(tmp_path: Path) -> None:
     camp = rolled(tmp_path, AUTO)
     resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
