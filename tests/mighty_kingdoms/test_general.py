@@ -161,6 +161,8 @@ def test_mk_yr_5_setup_places_settlements_only_in_turn_0(tmp_path: Path) -> None
     camp = campaign(tmp_path, {"setup": {"list_approval": "auto"}})
     resolve(camp, {}, ScriptedDice([1, 2, 3]))
     assert RULESET.load_state(camp.state["game"]).tiles == {}   # nothing placed before window S closes
+    for line in ("A1 MOVE T8", "BUILD village T8", "RECRUIT T8"):
+        assert "no setup line" in parse(camp, "a", line).problems[0].reason     # no summer or winter orders
 
 
 @pytest.mark.clause("MK-END-1")
