@@ -57,6 +57,7 @@ def test_every_problem_of_a_position_is_reported_at_once_with_its_key(tmp_path: 
     data["armies"]["BLUE7X"] = {"owner": "blue", "tile": "T32", "units": ["Orcs | Foot | 1 2 3 | | 10"]}
     data["artefacts"]["Crown"] = {"owner": "red", "army": "GREEN1", "unit": "U1"}
     data["kingdoms"]["green"]["start"] = "T40"
+    del data["kingdoms"]["blue"]
     data["colour"] = "red"
     with pytest.raises(PositionError) as caught:
         RULESET.position(camp.settings, data, "position.toml")
@@ -66,7 +67,7 @@ def test_every_problem_of_a_position_is_reported_at_once_with_its_key(tmp_path: 
                 "tiles.T31: a wizard's tower holds nothing", "tiles.T30.settlement: 'castle'",
                 "armies.BLUE7X: army ids of blue read BLUE1", "armies.BLUE7X.units[0]: unknown unit type",
                 "artefacts.Crown.army: GREEN1 is not red's army", "kingdoms.green.start: T40 is not a starting tile",
-                "armies.RED2.tile: T40 is unexplored or a tower"):
+                "armies.RED2.tile: T40 is unexplored or a tower", "kingdoms.blue.start: missing"):
         assert key in text, key
 
 

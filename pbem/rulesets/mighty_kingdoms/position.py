@@ -105,8 +105,8 @@ def _kingdoms(reader: Reader, state: MKState) -> None:
     for p in reader.settings.players:
         spec = given.get(p.id, {})
         key = f"kingdoms.{p.id}"
-        if not spec:
-            reader.bad(key, "missing; every kingdom gives at least its starting tile (start = \"T12\")")
+        if not spec.get("start"):
+            reader.bad(f"{key}.start", "missing; every kingdom claimed a starting tile at setup (start = \"T12\")")
         start = reader.tile(f"{key}.start", spec.get("start", "")) if spec.get("start") else ""
         if start and start not in starting_tiles(reader.gmap):
             reader.bad(f"{key}.start", f"{start} is not a starting tile of the map")
