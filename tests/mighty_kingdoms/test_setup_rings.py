@@ -11,7 +11,7 @@ from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import rules as rulesmod
 from pbem.rulesets.mighty_kingdoms import setup
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
-from pbem.rulesets.mighty_kingdoms.model import MKState
+from pbem.rulesets.mighty_kingdoms.model import Kingdom, MKState
 from pbem.rulesets.mighty_kingdoms.setup import Wish
 from pbem.rulesets.mighty_kingdoms.tiles import direction
 from tests.mighty_kingdoms.helpers_setup import small_map
@@ -96,7 +96,7 @@ def test_mk_set_3_no_free_starting_tile_leaves_the_kingdom_to_the_gm(tmp_path: P
     gmap = close_map()
     rules = rulesmod.load()
     state = setup.new_state(gmap, rules, [("a", "Red"), ("b", "Blue")])
-    state.kingdoms["c"] = state.kingdoms["a"].__class__("c", "Green")
+    state.kingdoms["c"] = Kingdom("c", "Green")
     state.order = ["a", "b", "c"]
     section = Section("Setup")
     setup.place(state, gmap, rules, {}, section)
@@ -115,3 +115,16 @@ def test_a_map_with_too_few_starting_tiles_cannot_start_a_campaign() -> None:
     assert setup.map_problems(close_map(), 3) == [
         "the map test has 2 starting tiles for 3 players; mark at least one per player with objective = \"start\" "
         "or choose a map drawn for more players"]
+
+
+def test_mk_set_3_the_gm_hears_of_a_kingdom_left_without_a_starting_tile(tmp_path: Path) -> None:
+    from pbem.kit.dice import ScriptedDice
+    from pbem.rulesets.mighty_kingdoms import window_setup
+    from tests.mighty_kingdoms.helpers_setup import campaign, hand_view
+
+    gmap = close_map()
+    state = setup.new_state(gmap, rulesmod.load(), [("a", "Red"), ("b", "Blue")])
+    state.kingdoms["c"] = Kingdom("c", "Green")
+    state.order, state.setup.rolled = ["a", "b", "c"], True
+    out = window_setup.resolve_setup(hand_view(campaign(tmp_path), state, gmap), {}, ScriptedDice([]))
+    assert out.gm_alerts[0].startswith("Green (c) found no free starting tile")

@@ -79,7 +79,9 @@ def resolve_setup(view: MKView, submissions: Submissions, dice: Dice) -> Outcome
     wishes = {p: setup_orders.wish_of(submissions.get(p, {})) for p in state.order}
     setup.place(state, view.map, view.rules, wishes, section)
     lists = Section("Army lists")
-    alerts = []
+    alerts = [f"{state.kingdoms[p].name} ({p}) found no free starting tile: the map has too few for its players "
+              "(or rings cover them); the kingdom holds nothing until you move the campaign to a position that "
+              "places it (pbem import)" for p in state.order if not state.kingdoms[p].start_tile]
     for player in state.order:
         alerts += take_list(view, player, submissions.get(player, {}), lists)
     return _closing(view, [section, lists], alerts, "kingdoms placed", "setup")
