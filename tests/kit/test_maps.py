@@ -19,7 +19,8 @@ from pbem.rulesets.diplomacy.board import Board, load_board
 
 SHIPPED = sorted(p.stem for p in maps.MAPS_DIR.glob("*.toml"))
 KINDS = {"rift_valley": GameMap, "standard": Board, "three_crowns": HexMap, "four_marches": HexMap,
-         "six_thrones": HexMap}
+         "six_thrones": HexMap, "mk_three_realms": HexMap, "mk_four_kingdoms": HexMap, "mk_five_crowns": HexMap,
+         "mk_six_banners": HexMap}
 
 
 def test_every_shipped_map_is_known_here() -> None:
@@ -209,7 +210,8 @@ def test_unreadable_unknown_and_mis_kinded_maps_are_one_line_each(tmp_path: Path
     with pytest.raises(MapError) as err:
         maps.load("atlantis")
     assert str(err.value).startswith(str(maps.MAPS_DIR / "atlantis.toml"))
-    assert "the ready-made maps are four_marches, rift_valley, six_thrones, standard, three_crowns" in str(err.value)
+    assert ("the ready-made maps are four_marches, mk_five_crowns, mk_four_kingdoms, mk_six_banners, mk_three_realms, "
+            "rift_valley, six_thrones, standard, three_crowns") in str(err.value)
 
 
 def test_a_map_read_as_another_kind_is_refused_by_that_kind() -> None:

@@ -20,6 +20,7 @@ from pbem.kit.hexes import HexMap
 from pbem.kit.places import natural_key as natural
 from pbem.kit.roster import Roster
 from pbem.rulesets.mighty_kingdoms.battle_state import BattlePhase
+from pbem.rulesets.mighty_kingdoms.setup_state import SetupScratch
 from pbem.rulesets.mighty_kingdoms.summer_state import MonthScratch
 from pbem.rulesets.mighty_kingdoms.winter_state import WinterScratch
 from pbem.rulesets.phases import View
@@ -119,6 +120,7 @@ class MKState:
     month: MonthScratch = field(default_factory=MonthScratch)
     battle: BattlePhase = field(default_factory=BattlePhase)
     winter: WinterScratch = field(default_factory=WinterScratch)
+    setup: SetupScratch = field(default_factory=SetupScratch)
 
     # -- reading the board ---------------------------------------------------------------
     def tile(self, tile: str) -> TileState:

@@ -11,22 +11,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.hexes import HexMap
+from pbem.kit.maps import ready_made
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.scene import Scene
 from pbem.kit.tomlio import from_data, to_data
-from pbem.rulesets.base import Ruleset, Settings
-from pbem.rulesets.mighty_kingdoms import rules as rulesmod
+from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.mighty_kingdoms import (
+    final,
+    setup,
+    setup_help,
     window_battle,
     window_deployment,
     window_orders,
     window_purchases,
     window_setup,
 )
+from pbem.rulesets.mighty_kingdoms import position as positionmod
+from pbem.rulesets.mighty_kingdoms import rules as rulesmod
 from pbem.rulesets.mighty_kingdoms.chronicle import when
 from pbem.rulesets.mighty_kingdoms.model import (
     BATTLE,
     DEPLOYMENT,
     ORDERS,
+    OVER,
     PURCHASES,
     SETUP,
     MKState,
@@ -44,12 +51,24 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
     aliases = ("mk", "kings_of_war")
     templates = "mighty_kingdoms"
     default_map = "mk_three_realms"
-    windows: Mapping[str, str] = {SETUP: "5d", ORDERS: "4d", BATTLE: "7d", PURCHASES: "4d", DEPLOYMENT: "3d"}
+    windows: Mapping[str, str] = {SETUP: "5d", window_setup.LISTS: "3d", ORDERS: "4d", BATTLE: "7d",
+                                  PURCHASES: "4d", DEPLOYMENT: "3d"}
     phases: Mapping[str, Phase[MKState, HexMap]] = {
-        SETUP: window_setup.PHASE, ORDERS: window_orders.PHASE, BATTLE: window_battle.PHASE,
-        PURCHASES: window_purchases.PHASE, DEPLOYMENT: window_deployment.PHASE,
+        **window_setup.PHASES, ORDERS: window_orders.PHASE, BATTLE: window_battle.PHASE,
+        PURCHASES: window_purchases.PHASE, DEPLOYMENT: window_deployment.PHASE, OVER: final.PHASE,
     }
     state_keys = frozenset({STORED})
+
+    # -- the campaign's start ---------------------------------------------------------------
+    def create(self, settings: Settings) -> dict[str, Any]:
+        """Kingdoms and no tile held; the first tick rolls the initial player order (window_setup)."""
+        players = [(p.id, p.faction_name or p.name) for p in settings.players]
+        return self.dump_state(setup.new_state(self.load_map(settings), self.load_rules(settings), players))
+
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        """A hand-run campaign moved in: docs/positions/mighty_kingdoms.md."""
+        state = positionmod.read(settings, self.load_map(settings), self.load_rules(settings), data, source)
+        return self.dump_state(state)
 
     def load_state(self, game: Mapping[str, Any]) -> MKState:
         return from_data(MKState, game[STORED])
@@ -58,7 +77,8 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
         return {STORED: to_data(state)}
 
     def phase_of(self, state: MKState) -> str:
-        return state.calendar.window
+        window = state.calendar.window
+        return window_setup.phase_name(state) if window == SETUP else window
 
     def turn_of(self, state: MKState) -> int:
         return state.calendar.turn
@@ -66,11 +86,42 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
     def stage_title(self, view: MKView, phase: Phase[MKState, HexMap]) -> str:
         return f"{when(view)}: {phase.title}"
 
+    def ready_maps(self) -> list[str]:
+        """The Mighty Kingdoms maps of rules/maps (mk_*): the other systems' maps carry no terrain classes."""
+        return [m for m in ready_made() if m.startswith("mk_")]
+
     def load_map(self, settings: Settings) -> HexMap:
         return campaign_map(settings.map)
 
     def load_rules(self, settings: Settings) -> RuleBook:
         return rulesmod.load(settings.rules)
+
+    # -- whatever the window ---------------------------------------------------------------------
+    def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
+        """The campaign opens with setup: what window S wants, with the map's starting tiles."""
+        view = self.view(ctx)
+        if view.state.calendar.window != SETUP or view.state.setup.placed:
+            return {}
+        return {"first_step": setup_help.welcome_text(view)}
+
+    def gm_pending(self, ctx: Context) -> list[str]:
+        """Army lists waiting for the GM (MK-PBM-13) and lists still owed (MK-PBM-1)."""
+        state = self.load_state(ctx.game)
+        names = {p: k.name for p, k in state.kingdoms.items()}
+        return ([f"approve the army list of {names[p]}: APPROVE {p} (or REJECT {p} <reason>)"
+                 for p in state.setup.pending] +
+                [f"the army list {names[p]} still owes: SETLIST {p} <unit> ; <unit> ... or NOARMY {p} if it never "
+                 "comes" for p in state.setup.missing])
+
+    def scene(self, view: MKView) -> Scene:
+        """The map picture: kingdoms, settlements, towers, armies, this month's moves and battles."""
+        from pbem.rulesets.mighty_kingdoms import picture
+
+        return picture.scene(view)
+
+    def standings(self, ctx: Context) -> list[str]:
+        """For the final report: kingdoms, armies with medals and scars, artefacts (A32)."""
+        return final.standings(self.load_state(ctx.game))
 
 
 RULESET = MightyKingdoms()

@@ -1,0 +1,208 @@
+"""A Mighty Kingdoms position written by hand (`pbem import`, `pbem new --position`).
+
+The format is documented in docs/positions/mighty_kingdoms.md: the calendar and player order,
+each kingdom's starting tile and stock, the explored tiles with owner, settlement or tower,
+every army with its tile, status and list (stats as they stand after every medal and scar),
+the medals and scars each unit has earned so far, and the artefacts held. The position opens
+at the start of a summer month (window O) or at a winter's purchases (window W1, after
+Gather). Every problem is reported at once, each with the key it is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.kit.hexes import HexMap
+from pbem.kit.orders import OrderProblem
+from pbem.kit.rulebook import RuleBook
+from pbem.rulesets.base import PositionError, Settings
+from pbem.rulesets.mighty_kingdoms import armylist
+from pbem.rulesets.mighty_kingdoms.model import (
+    CONTROL,
+    ORDERS,
+    PURCHASES,
+    SETTLEMENTS,
+    WINTER,
+    Army,
+    Calendar,
+    Holding,
+    Kingdom,
+    MKState,
+    TileState,
+    army_id,
+)
+from pbem.rulesets.mighty_kingdoms.tiles import starting_tiles
+
+TOP = ("year", "month", "order", "kingdoms", "tiles", "armies", "artefacts", "deadline")
+
+
+class Reader:
+    """One position file being read: the problems found so far, each with its key."""
+
+    def __init__(self, settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, Any]) -> None:
+        self.settings, self.gmap, self.rules, self.data = settings, gmap, rules, data
+        self.players = [p.id for p in settings.players]
+        self.problems: list[str] = []
+
+    def bad(self, key: str, text: str) -> None:
+        self.problems.append(f"{key}: {text}")
+
+    def tile(self, key: str, text: Any) -> str:
+        try:
+            return self.gmap.lookup(str(text))
+        except OrderProblem as exc:
+            self.bad(key, f"{text!r} is not a tile of the map {self.gmap.name} ({exc.reason})")
+            return ""
+
+    def player(self, key: str, text: Any) -> str:
+        if text not in self.players:
+            self.bad(key, f"{text!r} is not a player of this campaign ({', '.join(self.players)})")
+            return ""
+        return str(text)
+
+    def number(self, key: str, value: Any, least: int, most: int = 10**6) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+            self.bad(key, f"{value!r} must be a whole number from {least} to {most}")
+            return least
+        return value
+
+
+def read(settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, Any], source: str) -> MKState:
+    reader = Reader(settings, gmap, rules, data)
+    for key in data:
+        if key not in TOP:
+            reader.bad(key, f"unknown key; a position has {', '.join(TOP)}")
+    state = MKState()
+    _calendar(reader, state)
+    _kingdoms(reader, state)
+    _tiles(reader, state)
+    _armies(reader, state)
+    _artefacts(reader, state)
+    _check(reader, state)
+    if reader.problems:
+        raise PositionError(source, reader.problems)
+    return state
+
+
+def _calendar(reader: Reader, state: MKState) -> None:
+    data, months = reader.data, reader.rules["campaign.summer_months"]
+    year = reader.number("year", data.get("year", 1), 1)
+    month = reader.number("month", data.get("month", 1), 1, WINTER)
+    if month != WINTER and month > months:
+        reader.bad("month", f"{month}: a summer has {months} months here; {WINTER} is the winter")
+    state.calendar = Calendar(year, month, PURCHASES if month == WINTER else ORDERS)
+    order = list(data.get("order", []))
+    if sorted(map(str, order)) != sorted(reader.players):
+        reader.bad("order", f"{order!r} must name every player once ({', '.join(reader.players)}), first to act first")
+    state.order = [str(p) for p in order]
+
+
+def _kingdoms(reader: Reader, state: MKState) -> None:
+    given = reader.data.get("kingdoms", {})
+    for pid in given:
+        reader.player(f"kingdoms.{pid}", pid)
+    for p in reader.settings.players:
+        spec = given.get(p.id, {})
+        key = f"kingdoms.{p.id}"
+        if not spec.get("start"):
+            reader.bad(f"{key}.start", "missing; every kingdom claimed a starting tile at setup (start = \"T12\")")
+        start = reader.tile(f"{key}.start", spec.get("start", "")) if spec.get("start") else ""
+        if start and start not in starting_tiles(reader.gmap):
+            reader.bad(f"{key}.start", f"{start} is not a starting tile of the map")
+        state.kingdoms[p.id] = Kingdom(p.id, str(spec.get("name", p.faction_name or p.name)), start,
+                                       reader.number(f"{key}.gold", spec.get("gold", 0), 0),
+                                       reader.number(f"{key}.food", spec.get("food", 0), 0))
+
+
+def _tiles(reader: Reader, state: MKState) -> None:
+    for text, spec in reader.data.get("tiles", {}).items():
+        key = f"tiles.{text}"
+        tile = reader.tile(key, text)
+        if not tile or not isinstance(spec, Mapping):
+            continue
+        tower = bool(spec.get("tower", False))
+        owner = "" if tower else reader.player(f"{key}.owner", spec.get("owner", ""))
+        settlement = str(spec.get("settlement", ""))
+        if settlement in ("", CONTROL):
+            settlement = ""
+        elif settlement not in SETTLEMENTS:
+            reader.bad(f"{key}.settlement", f"{settlement!r}; one of village, city, fortress, or leave it out")
+            settlement = ""
+        if tower and (settlement or spec.get("owner")):
+            reader.bad(key, "a wizard's tower holds nothing and nobody controls it (MK-EXP-5, MK-EXP-8)")
+        state.tiles[tile] = TileState(owner, tower, settlement, bool(spec.get("razed", False)))
+
+
+def _armies(reader: Reader, state: MKState) -> None:
+    for ident, spec in reader.data.get("armies", {}).items():
+        key = f"armies.{ident}"
+        owner = reader.player(f"{key}.owner", spec.get("owner", ""))
+        tile = reader.tile(f"{key}.tile", spec.get("tile", ""))
+        if not owner or not tile:
+            continue
+        number = _army_number(reader, key, ident, owner)
+        lines = [(n, str(u)) for n, u in enumerate(spec.get("units", []), 1)]
+        roster, wrong = armylist.read(ident, str(spec.get("name", "")), lines)
+        for n, _, reason in wrong:
+            reader.bad(f"{key}.units[{n - 1}]", reason)
+        if not lines:
+            reader.bad(f"{key}.units", "an army has at least one unit, one line each as an army list writes it")
+        _record(reader, key, roster.entries, spec, roster)
+        army = Army(ident, owner, tile, bool(spec.get("upright", True)), False, roster)
+        state.armies[ident] = army
+        kingdom = state.kingdoms[owner]
+        kingdom.armies_raised = max(kingdom.armies_raised, number)
+
+
+def _army_number(reader: Reader, key: str, ident: str, owner: str) -> int:
+    """The number in the army's id: ids follow the owner's id (A32: never reused)."""
+    prefix = army_id(owner, 0)[:-1]
+    tail = ident[len(prefix):] if ident.upper().startswith(prefix) else ""
+    if not tail.isdigit() or int(tail) < 1:
+        reader.bad(key, f"army ids of {owner} read {army_id(owner, 1)}, {army_id(owner, 2)}, ...")
+        return 0
+    return int(tail)
+
+
+def _record(reader: Reader, key: str, entries: list[Any], spec: Mapping[str, Any], roster: Any) -> None:
+    """Medals and scars earned before the move, kept in the army's story (the stats already show
+    their effect); `history` lines carry anything else the GM wants kept."""
+    ids = {e.id for e in entries}
+    for kind in ("medals", "scars"):
+        for unit, count in spec.get(kind, {}).items():
+            if unit not in ids:
+                reader.bad(f"{key}.{kind}.{unit}", f"no unit {unit}; units are U1, U2, ... in list order")
+                continue
+            n = reader.number(f"{key}.{kind}.{unit}", count, 0)
+            roster.note(0, unit, f"{n} {kind[:-1] if n == 1 else kind} before the campaign came to pbem")
+    for line in spec.get("history", []):
+        roster.note(0, "", str(line))
+
+
+def _artefacts(reader: Reader, state: MKState) -> None:
+    for name, spec in reader.data.get("artefacts", {}).items():
+        key = f"artefacts.{name}"
+        owner = reader.player(f"{key}.owner", spec.get("owner", ""))
+        army, unit = str(spec.get("army", "")), str(spec.get("unit", ""))
+        if army and army not in reader.data.get("armies", {}):
+            reader.bad(f"{key}.army", f"{army!r} is no army of the position")
+        elif army and reader.data["armies"][army].get("owner") != owner:
+            reader.bad(f"{key}.army", f"{army} is not {owner}'s army")
+        elif army and (not unit or (state.armies.get(army) and not state.armies[army].roster.get(unit))):
+            reader.bad(f"{key}.unit", f"{unit!r}: name the unit of {army} that carries it (U1, U2, ...)")
+        if owner:
+            state.artefacts[str(name)] = Holding(owner, army, unit if army else "")
+
+
+def _check(reader: Reader, state: MKState) -> None:
+    """What no campaign could have come to: armies off their own ground, capitals of nobody."""
+    for ident, army in state.armies.items():
+        if not state.tile(army.tile).owner:
+            reader.bad(f"armies.{ident}.tile", f"{army.tile} is unexplored or a tower; list it under [tiles] with "
+                                               "its owner")
+    for pid, kingdom in state.kingdoms.items():
+        if kingdom.start_tile and not state.explored(kingdom.start_tile):
+            reader.bad(f"kingdoms.{pid}.start", f"{kingdom.start_tile} is not under [tiles]; the starting tile is "
+                                                "always explored")
+    state.setup.rolled = state.setup.placed = True

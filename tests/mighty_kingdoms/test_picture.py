@@ -1,0 +1,53 @@
+"""The map picture: kingdoms, settlements, towers, armies with ids and status, this month's moves
+and battles (issue 16's map drawn like the others)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.kit.scene import BATTLE, MOVE, RETREAT
+from pbem.pictures.picture import picture_of
+from pbem.rulesets.mighty_kingdoms.battle_state import Battle
+from pbem.rulesets.mighty_kingdoms.model import CITY, FORTRESS, VILLAGE, Army, Calendar, Kingdom, MKState, TileState
+from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
+from pbem.rulesets.mighty_kingdoms.summer_state import Order
+from tests.mighty_kingdoms.helpers_setup import T0, campaign, hand_view
+
+
+def month() -> MKState:
+    state = MKState(calendar=Calendar(1, 2, "battle"), order=["b", "a"])
+    state.kingdoms = {"a": Kingdom("a", "Red Realm", "T28"), "b": Kingdom("b", "Blue March", "T34")}
+    state.tiles = {"T28": TileState("a", settlement=CITY), "T29": TileState("a", settlement=FORTRESS),
+                   "T20": TileState("a", settlement=VILLAGE, razed=True), "T34": TileState("b", settlement=CITY),
+                   "T35": TileState("b"), "T31": TileState(tower=True)}
+    state.armies = {"A1": Army("A1", "a", "T35"), "B1": Army("B1", "b", "T34", upright=False)}
+    state.month.orders = [Order("A1", "move", "T35", "a", start="T29", done=True),
+                          Order("B1", "move", "T31", "b", start="T34", done=True, cancelled=True)]
+    state.battle.battles = [Battle("Y1M2-B1", "T35", "b", "a", moves={"B1": "T34"})]
+    return state
+
+
+def test_the_scene_shows_owners_settlements_towers_armies_moves_and_battles(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    scene = RULESET.scene(hand_view(camp, month()))
+    assert scene.title == "mk: Year 1, month 2" and scene.stage == "battles"
+    assert [(s.name, s.colour) for s in scene.sides] == [("Blue March", "blue"), ("Red Realm", "red")]
+    assert scene.owners == {"T28": "a", "T29": "a", "T20": "a", "T34": "b", "T35": "b"}
+    assert {(m.place, m.kind) for m in scene.markers} == {
+        ("T28", "capital"), ("T34", "capital"), ("T28", "city"), ("T34", "city"), ("T29", "castle"),
+        ("T20", "settlement"), ("T31", "tower")}
+    assert [(p.id, p.place, p.dislodged) for p in scene.pieces] == [("B1", "T34", True), ("A1", "T35", False)]
+    assert [(m.start, m.end, m.kind, m.succeeded) for m in scene.moves] == [
+        ("T29", "T35", MOVE, True), ("T34", "T31", MOVE, False), ("T35", "T34", RETREAT, True)]
+    assert [(c.place, c.kind, c.label) for c in scene.clashes] == [("T35", BATTLE, "Y1M2-B1")]
+    assert "55 of 61 tiles unexplored (no colour, no mark)" in scene.notes
+    assert "Raze pending (settlement upside down): T20" in scene.notes
+    assert "Laid on their side: B1" in scene.notes
+
+
+def test_the_picture_is_drawn_with_every_army_id(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    game = RULESET.store(camp.state["game"], month())
+    picture = picture_of(RULESET, camp.settings, game, "mk-test", raster=False, now=T0)
+    assert picture is not None
+    assert 'data-id="A1"' in picture.svg and 'data-id="B1"' in picture.svg and "Y1M2-B1" in picture.svg

@@ -1,0 +1,87 @@
+"""Setup on the real engine, from the sample mails (inbox_samples/mighty_kingdoms): the welcome,
+the roll-off report, acknowledgements quoting refused lines, the GM's approval, month 1 opening."""
+
+from __future__ import annotations
+
+import email
+import shutil
+from datetime import timedelta
+from email import policy
+from pathlib import Path
+
+from pbem.campaign import Campaign
+from pbem.creation import NewPlayer, create
+from pbem.engine import tick
+from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
+from tests.mighty_kingdoms.helpers_setup import T0, ctx
+
+SAMPLES = Path(__file__).parents[2] / "inbox_samples" / "mighty_kingdoms"
+PLAYERS = [NewPlayer("red", "Anna", "anna@players.localhost", "Red Realm", "R"),
+           NewPlayer("blue", "Ben", "ben@players.localhost", "Blue March", "B"),
+           NewPlayer("green", "Cara", "cara@players.localhost", "Green Hold", "G")]
+SECRETS = {"red": "REDD-DEMO-0000-0000-0001", "blue": "BLUE-DEMO-0000-0000-0002",
+           "green": "GREN-DEMO-0000-0000-0003", "gm": "GMGM-DEMO-0000-0000-0000"}
+
+
+def demo(root: Path) -> Campaign:
+    transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+    camp, _ = create(root / "campaigns", "mk-demo", "mighty_kingdoms", "mk_three_realms", PLAYERS,
+                     "gm@players.localhost", T0, transport=transport, fixed_secrets=SECRETS, welcome=True)
+    return camp
+
+
+def feed(root: Path, step: str) -> None:
+    (root / "inbox").mkdir(exist_ok=True)
+    for mail in sorted((SAMPLES / step).glob("*.eml")):
+        shutil.copy(mail, root / "inbox" / mail.name)
+
+
+def mails(root: Path) -> list[tuple[str, str, str]]:
+    """(to, subject, plain text) of every mail sent so far."""
+    out = []
+    for path in sorted((root / "outbox").glob("*/*")):
+        msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+        body = msg.get_body(preferencelist=("plain",))
+        out.append((str(msg["To"]), str(msg["Subject"]), body.get_content() if body else ""))
+    return out
+
+
+def test_setup_plays_from_the_sample_mails_to_month_1(tmp_path: Path) -> None:
+    camp = demo(tmp_path)
+    tick(tmp_path / "campaigns", T0 + timedelta(hours=1))          # 00-opening: welcomes, the roll-off
+    camp = Campaign(camp.folder)
+    state = RULESET.load_state(camp.state["game"])
+    assert state.setup.rolled and sorted(state.order) == ["blue", "green", "red"]
+    assert RULESET.stage(ctx(camp)).kind == "setup"
+    sent = mails(tmp_path)
+    welcome = next(text for to, subject, text in sent if "welcome" in subject and "anna" in to)
+    assert "The campaign opens with setup" in welcome and "T28 (Gorwatch)" in welcome
+    opening = next(text for to, subject, text in sent if "setup opens" in subject and "anna" in to)
+    assert "initial player order: red D6 = " in opening and "| 3 | T28 (Gorwatch) | land | free |" in opening
+    assert "RING city village fortress village control control" in opening
+
+    feed(tmp_path, "01-setup")
+    tick(tmp_path / "campaigns", T0 + timedelta(hours=2))
+    camp = Campaign(camp.folder)
+    state = RULESET.load_state(camp.state["game"])
+    assert {p: k.start_tile for p, k in state.kingdoms.items()} == {"red": "T28", "blue": "T34", "green": "T55"}
+    assert [a.id for a in state.armies.values()] and sorted(state.armies) == ["BLUE1", "GREEN1", "RED1"]
+    assert state.armies["RED1"].tile == "T29" and state.armies["BLUE1"].tile == "T34"
+    assert state.setup.pending and RULESET.stage(ctx(camp)).waiting_for_gm
+    sent = mails(tmp_path)
+    acks = [text for to, subject, text in sent if "cara" in to and "Not accepted" in text]
+    assert acks and "army list not taken: U4 Giant: monsters are not allowed in this list" in acks[0]
+    assert "`LIST Wolfpack`" not in acks[0]                    # no list taken, so no name for it
+    blue = [text for to, subject, text in sent if "ben" in to and "ARMY north" in text]
+    assert blue and "capital or a direction" in blue[0]
+    alert = [text for to, subject, text in sent if "gm@players" in to and "waits for your approval" in text]
+    assert alert
+
+    feed(tmp_path, "02-approve")
+    tick(tmp_path / "campaigns", T0 + timedelta(hours=3))
+    camp = Campaign(camp.folder)
+    state = RULESET.load_state(camp.state["game"])
+    assert (state.calendar.month, state.calendar.window, camp.state["stage"]["turn"]) == (1, "orders", 1)
+    assert (camp.history(0) / "dice.toml").exists()
+    report = next(p for p in camp.history(0).glob("*.md") if "lists" in p.name)
+    assert "Month 1 of year 1 begins" in report.read_text()
