@@ -64,7 +64,7 @@ def _line(view: MKView, player: Player, payload: dict[str, Any], line: str, plac
         payload["name"] = rest.strip()
         return f"LIST {rest.strip()}".strip()
     if verb in standing.VERBS:
-        payload.setdefault("standing", {}).update(standing.parse(view, player, verb, rest.split()))
+        payload.setdefault("standing", []).append(standing.parse(view, player, verb, rest.split()))
         return line.strip()
     if verb in PLACEMENT and not placement:
         raise IllegalOrder("the starting tiles and rings are placed already; only your army list is wanted now "
@@ -163,4 +163,4 @@ def canonical(payload: Payload) -> list[str]:
     out += ["RING " + ("" if t == "*" else t + " ") + " ".join(p) for t, p in payload.get("rings", {}).items()]
     if "army" in payload:
         out.append(f"ARMY {payload['army']}")
-    return out
+    return out + [standing.canonical(entry) for entry in standing.entries(payload)]

@@ -160,7 +160,8 @@ def missing(view: MKView, player: Player, payload: Payload) -> list[str]:
 
 def canonical(view: MKView, player: Player, payload: Payload) -> list[str]:
     return [f"DEPLOY {a} {t}" for a, t in payload.get("deploy", {}).items()] + \
-        [f"ALLOT {n} {k}" for n, k in payload.get("allot", {}).items()]
+        [f"ALLOT {n} {k}" for n, k in payload.get("allot", {}).items()] + \
+        [standing.canonical(entry) for entry in standing.entries(payload)]
 
 
 # -- what the report opening the window asks for (`_call_deployment.md.j2`) --------------------------
