@@ -77,6 +77,16 @@ DEMOS = {
         {"timezone": "Europe/London", "capitals": "3d", "campaign": "4d", "setup": "3d", "results": "10d",
          "conquest": "4d", "at": "20:00", "reminder": "24h"},
         {"siege": {"enabled": True}, "setup": {"starting_gold": 100}}, dice_turns=10),
+    "mighty_kingdoms": Demo(
+        "mk-demo", "mk_three_realms",
+        (("red", "Anna", "anna@players.localhost", "Red Realm", "R", {}),
+         ("blue", "Ben", "ben@players.localhost", "Blue March", "B", {}),
+         ("green", "Cara", "cara@players.localhost", "Green Hold", "G", {})),
+        {"red": "REDD-DEMO-0000-0000-0001", "blue": "BLUE-DEMO-0000-0000-0002", "green": "GREN-DEMO-0000-0000-0003",
+         "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "setup": "5d", "lists": "3d", "orders": "4d", "battle": "7d",
+         "purchases": "4d", "deployment": "3d", "at": "20:00", "reminder": "24h"},
+        {"campaign": {"summer_months": 2}}, dice_turns=12),
 }
 
 
