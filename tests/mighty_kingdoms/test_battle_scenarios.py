@@ -41,12 +41,23 @@ def report(view: MKView, **mails: str) -> Any:
 
 
 def scenario_5() -> tuple[MKState, MKView]:
-    gmap = board([("T", "U"), ("T", "Medallion of Life"), ("U", "Medallion of Life")])
-    state = state_of(["b", "a"], {"T": "b", "U": "b", "Medallion of Life": "a"})
+    gmap = board([("T", "U"), ("T", "X"), ("U", "X")])
+    state = state_of(["b", "a"], {"T": "b", "U": "b", "X": "a"})
     for ident in ("B1", "A1", "A2"):
         army(state, ident, "T")
     army(state, "A3", "U")
     return state, view_of(state, gmap)
+
+
+def test_mk_bat_7_all_upright_armies_of_each_kingdom_fight_as_one_force(reformed: list[str]) -> None:
+    """Both of A's upright armies in T fight together, 1,000 points against B's 500; an on-side
+    army does not add its points (MK-BAT-8)."""
+    state, view = scenario_5()
+    army(state, "A4", "T", upright=False)
+    assert opened(view)
+    (first,) = state.battle.pending()
+    assert first.armies == {"a": ["A1", "A2"], "b": ["B1"]} and first.on_side == {"a": ["A4"], "b": []}
+    assert battles.points(state, first, "a") == 1000 and battles.points(state, first, "b") == 500
 
 
 def test_mk_scenario_5_loss_on_side_retreat_then_slaughter(reformed: list[str]) -> None:
