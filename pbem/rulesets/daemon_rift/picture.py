@@ -30,6 +30,7 @@ from pbem.kit.scene import (
     Side,
     headline,
 )
+from pbem.rulesets.daemon_rift.endturn import EndOfTurn
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.rulesets.daemon_rift.model import MOVE as MOVE_ORDER
 from pbem.rulesets.daemon_rift.model import DRState, Order, TurnFacts
@@ -170,3 +171,10 @@ def _elimination_notes(game: DRGame, facts: TurnFacts | None) -> Iterable[str]:
     gone = facts.eliminated if facts else game.aftermath.eliminations if _stepped_b(game) else []
     for e in gone:                 # Step C's facts start from Step B's eliminations
         yield f"{e.token} eliminated" + (f" at {e.territory}" if e.territory else "") + f" ({e.cause})"
+
+
+def with_end_of_turn(marks: Resolved, eot: EndOfTurn) -> Resolved:
+    """`marks` with the tokens the turn's end took off the map or placed on it, in the legend."""
+    removed = [f"{r.token} taken off {r.territory} ({r.cause})" for r in eot.removals]
+    placed = [f"{p.token} placed on {p.territory}" for p in eot.placements]
+    return Resolved(marks.stage, marks.moves, marks.clashes, marks.dislodged, (*marks.notes, *removed, *placed))
