@@ -5,7 +5,8 @@
     <campaign>/auth.toml          secrets players changed, failed-login counters
     <campaign>/private/           dice secrets not yet revealed
     <campaign>/outbox/queue/      mail waiting for delivery; outbox/sent.txt names it once handed over
-    <campaign>/history/<turn>/    state at the start of the turn, every report, the dice log
+    <campaign>/history/<turn>/    state at the start of the turn, the game after each resolved stage
+                                  (stages/), every report, the dice log
 """
 
 from __future__ import annotations

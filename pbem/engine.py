@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -628,9 +628,11 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     new_stage = turns.open_stage(camp, ruleset, now)
     extra["next_stage"] = new_stage
     extra["next_deadline"] = StageRecord.read(camp.state).due
+    turns.snapshot_stage(camp, stage, gen)
     picture = stage_picture(camp, ruleset, stage, now, log)
+    own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}
     for report in res.reports:
-        queue_report(camp, ruleset, stage, report, extra, now, gen, picture)
+        queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own)
     alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
@@ -673,8 +675,30 @@ def stage_picture(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
         return None
 
 
+def private_pictures(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime,
+                     log: TickLog) -> dict[str, Picture]:
+    """Player id -> his own picture, for the players the rule system hides something from
+    (`Ruleset.private_scene`); the others see the public picture."""
+    from pbem.pictures.picture import picture_of
+
+    own = {}
+    for player in camp.settings.players:
+        name = f"{camp.name}-turn-{stage.turn:03d}-{stage.kind}-{player.id}"
+        try:
+            drawn = picture_of(ruleset, camp.settings, camp.state["game"], name, now=now, player=player)
+        except Exception as exc:  # noqa: BLE001  # a map picture never holds back a turn's reports
+            log(f"{camp.name}: no map picture of {player.id}'s own for {stage.title}: {one_line(exc)}")
+            continue
+        if drawn is not None:
+            own[player.id] = drawn
+    return own
+
+
 def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Report, extra: dict[str, Any],
-                 now: datetime, gen: int, picture: Picture | None = None) -> None:
+                 now: datetime, gen: int, picture: Picture | None = None,
+                 own: Mapping[str, Picture] | None = None) -> None:
+    """Mail `report` (and post it when public). A public report shows the public picture; a report
+    to players alone shows each of them his own picture where the rule system draws one."""
     settings = camp.settings
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
@@ -685,13 +709,15 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     to = [person.email for person in people if person is not None]
     if report.public and settings.gm.email not in to:
         to.append(settings.gm.email)
+    players = {p.email: p.id for p in settings.players} if own and not report.public else {}
     for address in to:
         msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
                                             now, references=(thread_root(camp.name, settings.domain),))
-        if picture is not None:      # the PNG shown by the HTML part only: a plain-text reader gets the SVG file
+        shown = (own or {}).get(players.get(address, ""), picture)
+        if shown is not None:        # the PNG shown by the HTML part only: a plain-text reader gets the SVG file
             from pbem.pictures.mail import attach_pictures
 
-            attach_pictures(msg, [picture], settings.domain)
+            attach_pictures(msg, [shown], settings.domain)
         enqueue(camp.folder, msg)
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,

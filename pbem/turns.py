@@ -153,6 +153,35 @@ def snapshot_start(camp: Campaign, turn: int) -> None:
     write_toml(camp.history(turn) / "start.toml", camp.state, header="# State at the start of this turn.")
 
 
+STAGES = "stages"
+"""The folder of a turn's history that keeps the game after each of its resolved stages."""
+
+
+def snapshot_stage(camp: Campaign, stage: Stage, generation: int) -> None:
+    """The game as the resolution of `stage` left it: what `pbem render --stage` draws. The first
+    resolution of a kind in a turn is `<kind>.toml`, a later one `<kind>-2.toml` (a battle window
+    opened again); a tick re-run after a crash writes the same file again (same generation)."""
+    record = {"kind": stage.kind, "title": stage.title, "turn": stage.turn, "generation": generation}
+    write_toml(_stage_file(camp.history(stage.turn) / STAGES, stage.kind, generation),
+               {"resolved": record, "game": camp.state["game"]}, header=f"# The game after {stage.title} was resolved.")
+
+
+def _stage_file(folder: Path, kind: str, generation: int) -> Path:
+    n = 1
+    while True:
+        path = folder / (f"{kind}.toml" if n == 1 else f"{kind}-{n}.toml")
+        if not path.exists() or read_toml(path).get("resolved", {}).get("generation") == generation:
+            return path
+        n += 1
+
+
+def stage_snapshots(camp: Campaign, turn: int) -> list[tuple[str, Path]]:
+    """(name, file) of each stored stage of `turn`, in the order they were resolved."""
+    files = sorted((camp.history(turn) / STAGES).glob("*.toml"))
+    order = {path: int(read_toml(path).get("resolved", {}).get("generation", 0)) for path in files}
+    return [(path.stem, path) for path in sorted(files, key=lambda f: order[f])]
+
+
 def save_report(camp: Campaign, turn: int, key: str, text: str) -> None:
     write_atomic(camp.history(turn) / f"{key.replace('/', '-')}.md", text)
 
@@ -179,10 +208,10 @@ def rollback(camp: Campaign) -> int:
         record = StageRecord.read(camp.state)
         record.paused = paused
         record.write(camp.state)
-    undone = camp.history(turn)
-    if undone.exists():
-        stamp = iso(datetime.now()).replace(":", "")
-        shutil.move(str(undone), str(undone.with_name(f"{undone.name}.rolled-back-{stamp}")))
+    stamp = iso(datetime.now()).replace(":", "")
+    for undone in (camp.history(turn), camp.history(target) / STAGES):   # the stages replayed are stored anew
+        if undone.exists():
+            shutil.move(str(undone), str(undone.with_name(f"{undone.name}.rolled-back-{stamp}")))
     dice_stale = camp.history(target) / "dice.toml"
     if dice_stale.exists():
         dice_stale.unlink()

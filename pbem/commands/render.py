@@ -2,8 +2,11 @@
 a campaign's turns, drawn again from `history/`.
 
 Each turn's folder keeps the state the turn started from (`start.toml`, the stage `start`) and
-any other stage snapshots as `<stage>.toml`; `--stage current` draws the campaign as it stands.
-Without TURN every turn in `history/` is drawn, so a game master can redraw a whole campaign.
+the game after each of its resolved stages (`stages/<kind>.toml`: `orders`, `battles`,
+`movement`...; a kind resolved twice in one turn is `<kind>-2` the second time), whose pictures
+show what the stage did. Without `--stage` every stored stage of the turn is drawn, `start`
+first; `--stage current` draws the campaign as it stands. Without TURN every turn in `history/`
+is drawn, so a game master can redraw a whole campaign.
 """
 
 from __future__ import annotations
@@ -15,14 +18,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pbem.campaign import Campaign
 
+START = "start"
+CURRENT = "current"
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pbem.commands._common import add_campaign
 
     add_campaign(p)
     p.add_argument("turn", type=int, nargs="?", help="the turn to draw (default: every turn in history/)")
-    p.add_argument("--stage", default="start",
-                   help="the stored state to draw: start (default), another snapshot of the turn, or current")
+    p.add_argument("--stage",
+                   help="the stage to draw: start (the turn's opening position), a resolved stage of the turn "
+                        "(orders, battles, movement...), or current (the campaign now); default: every stored one")
     p.add_argument("--out", type=Path, help="where to write the pictures (default: CAMPAIGN/pictures)")
     p.add_argument("--format", choices=("svg", "png"), action="append",
                    help="svg or png; give it twice for both (default: both)")
@@ -40,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     ruleset = registry.get(camp.settings.ruleset)
     formats = tuple(dict.fromkeys(args.format or ("svg", "png")))
     out = args.out or camp.folder / "pictures"
-    for turn, game in _states(camp, args.turn, args.stage):
-        name = f"{camp.settings.name}-turn-{turn:03d}-{args.stage}"
+    for turn, stage, game in _states(camp, args.turn, args.stage):
+        name = f"{camp.settings.name}-turn-{turn:03d}-{stage}"
         picture = picture_of(ruleset, camp.settings, game, name, raster="png" in formats)
         if picture is None:
             raise UserError(f"the {ruleset.title} rules draw no map pictures")
@@ -51,26 +58,51 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _states(camp: Campaign, turn: int | None, stage: str) -> list[tuple[int, dict[str, Any]]]:
-    """(turn, stored game) for each picture asked for; a missing one is a one-line error."""
+def _states(camp: Campaign, turn: int | None, stage: str | None) -> list[tuple[int, str, dict[str, Any]]]:
+    """(turn, stage, stored game) for each picture asked for; what is not kept is a one-line error
+    naming what is."""
     from pbem.errors import UserError
     from pbem.store import read_toml
 
-    if stage == "current":
+    if stage == CURRENT:
         now = int(camp.state.get("stage", {}).get("turn", 0))
-        return [(turn if turn is not None else now, dict(camp.state.get("game", {})))]
-    turns = [turn] if turn is not None else _turns(camp.folder / "history")
-    if not turns:
+        return [(turn if turn is not None else now, CURRENT, dict(camp.state.get("game", {})))]
+    kept = _turns(camp.folder / "history")
+    if not kept:
         raise UserError(f"no turns in {camp.folder / 'history'} yet; `--stage current` draws the campaign now")
+    if turn is not None and turn not in kept:
+        raise UserError(f"no turn {turn} in {camp.folder / 'history'}; turns kept: {_spans(kept)}")
     found = []
-    for t in turns:
-        path = camp.history(t) / f"{stage}.toml"
-        if not path.exists():
-            known = sorted(p.stem for p in camp.history(t).glob("*.toml") if p.stem != "dice")
-            raise UserError(f"no stage {stage!r} kept for turn {t} ({path}); kept: {', '.join(known) or 'none'}")
-        found.append((t, dict(read_toml(path).get("game", {}))))
+    for t in [turn] if turn is not None else kept:
+        stages = _stages(camp, t)
+        chosen = [s for s in stages if stage in (None, s)]
+        if not chosen and turn is not None:
+            raise UserError(f"no stage {stage!r} kept for turn {t}; stages kept: {', '.join(stages) or 'none'}")
+        found += [(t, s, dict(read_toml(stages[s]).get("game", {}))) for s in chosen]
+    if not found:
+        names = sorted({s for t in kept for s in _stages(camp, t)})
+        raise UserError(f"no stage {stage!r} kept in any turn; stages kept: {', '.join(names)}")
     return found
+
+
+def _stages(camp: Campaign, turn: int) -> dict[str, Path]:
+    """The stored stages of `turn` by name, `start` first, then as they were resolved."""
+    from pbem.turns import stage_snapshots
+
+    start = camp.history(turn) / f"{START}.toml"
+    return {**({START: start} if start.exists() else {}), **dict(stage_snapshots(camp, turn))}
 
 
 def _turns(history: Path) -> list[int]:
     return sorted(int(p.name) for p in history.glob("[0-9][0-9][0-9]") if p.is_dir())
+
+
+def _spans(turns: list[int]) -> str:
+    """1, 2, 3, 5 -> "1-3, 5"."""
+    spans: list[list[int]] = []
+    for t in turns:
+        if spans and t == spans[-1][-1] + 1:
+            spans[-1].append(t)
+        else:
+            spans.append([t])
+    return ", ".join(f"{s[0]}-{s[-1]}" if len(s) > 1 else str(s[0]) for s in spans)

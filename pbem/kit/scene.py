@@ -2,6 +2,13 @@
 
 A rule system's `scene(view)` hook fills a `Scene` from its typed state; the drawing code reads
 only the scene and the map's `PlaceMap` interface, so it knows nothing of any rule system.
+
+What a stage did (its moves, clashes and dislodged pieces) is kept by the rule system in its
+typed state as a `Resolved` record, written when the stage resolves. Keeping it in the stored
+game, rather than building the picture once at resolve time, makes the stored game the one
+source of every picture of the stage: the report's, a private one, and any `pbem render` draws
+later from `history/` (which keeps the game after every resolved stage), with the drawing code
+of that day.
 """
 
 from __future__ import annotations
@@ -71,6 +78,24 @@ class Marker:
 
 
 @dataclass(frozen=True)
+class Resolved:
+    """What the last resolved stage did, as a picture shows it: kept in a rule system's typed
+    state (its `last` field), replaced by each resolution, stored with the game.
+
+    `dislodged` names pieces (by `Piece.id`) that were forced out or must retreat; `notes` are
+    legend lines for what has no place on the map (a battle's outcome, a unit disbanded)."""
+
+    stage: str = ""                          # the stage's title: "Turn 3: orders", "Spring 1901 movement"
+    moves: tuple[Move, ...] = ()
+    clashes: tuple[Clash, ...] = ()
+    dislodged: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def titled(self, stage: str) -> Resolved:
+        return Resolved(stage, self.moves, self.clashes, self.dislodged, self.notes)
+
+
+@dataclass(frozen=True)
 class Scene:
     title: str                               # "rift-demo: Turn 3"
     stage: str = ""                          # "orders", "Fall 1901 retreats"
@@ -84,3 +109,11 @@ class Scene:
 
     def side(self, ident: str) -> Side | None:
         return next((s for s in self.sides if s.id == ident), None)
+
+
+def headline(campaign: str, last: Resolved, title: str, stage: str) -> tuple[str, str]:
+    """The picture's title and stage line: the stage `last` resolved and the one now open, or,
+    before anything was resolved, `title` and `stage` (the position as it stands)."""
+    if last.stage:
+        return f"{campaign}: {last.stage}", f"resolved; next: {stage}" if stage else "resolved"
+    return title, stage

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.campaign import Settings
+from pbem.campaign import Player, Settings
 from pbem.pictures.raster import png
 from pbem.pictures.svg import draw
 from pbem.rulesets.base import AnyRuleset, Context, Ruleset
@@ -27,12 +27,14 @@ class Picture:
 
 
 def picture_of(ruleset: AnyRuleset, settings: Settings, game: Mapping[str, Any], name: str,
-               raster: bool = True, now: datetime | None = None) -> Picture | None:
-    """The picture of `game` (a stored game), or None when the rule system draws none."""
-    if type(ruleset).scene is Ruleset.scene:      # no hook: do not even load the game
+               raster: bool = True, now: datetime | None = None, player: Player | None = None) -> Picture | None:
+    """The picture of `game` (a stored game), or None when the rule system draws none. With
+    `player`, his own picture (`Ruleset.private_scene`), or None when he sees the public one."""
+    hook = Ruleset.scene if player is None else Ruleset.private_scene
+    if getattr(type(ruleset), hook.__name__) is hook:      # no hook: do not even load the game
         return None
     view = ruleset.view(Context(settings, game, now or datetime.now(UTC)))
-    scene = ruleset.scene(view)
+    scene = ruleset.scene(view) if player is None else ruleset.private_scene(view, player)
     if scene is None:
         return None
     svg = draw(view.map, scene)

@@ -340,6 +340,12 @@ class Ruleset(Generic[S, M]):
         no picture. Rule systems build it from their typed state (`<system>/picture.py`)."""
         return None
 
+    def private_scene(self, view: View[S, M], player: Player) -> Scene | None:
+        """What `player`'s own picture shows where the rules hide something from him (hidden
+        armies, fog of war): his private reports carry it. None (the default) means he sees the
+        picture everyone sees; the shipped rule systems hide nothing on the map."""
+        return None
+
     def standings(self, ctx: Context) -> list[str]:
         """The standings as the rule system can tell them, leader first, one line each (the final
         report shows them); none by default."""

@@ -1,94 +1,105 @@
-"""A small position of each rule system, built from its typed state, and the maps they stand on."""
+"""A turn of each rule system played through its own hooks, and the scene of the stage it
+resolved, with the maps they stand on: what the structural and golden picture tests draw.
+
+- Daemon Rift, turn 1 on the Rift Valley: Red's R-1 attacks Blue's B-1 at T26, a tabletop battle;
+  Red wins it, and B-1 retreats to T27 (the battle results window's picture).
+- Diplomacy, Fall 1901 on the standard board: England convoys A YOR to Norway, Germany's supported
+  attack dislodges the French army in Burgundy, Russia and Turkey bounce in the Black Sea.
+- Campaigns of Conquest, the documented round 3 position at window 4: Anna claims T7, then runs
+  out of EP for T13 and T14; Ben raids T30; Ben's siege of Deepdale stands.
+"""
 
 from __future__ import annotations
 
+import tempfile
+from functools import cache
 from pathlib import Path
+from typing import Any
 
+from pbem.campaign import Campaign
 from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import PlaceMap
 from pbem.kit.scene import Scene
-from pbem.kit.territories import load_map
-from pbem.rulesets.conquest import picture as conquest_picture
-from pbem.rulesets.conquest.model import (
-    W_CONQUEST,
-    Battle,
-    ConquestState,
-    Empire,
-    RoundState,
-    Siege,
-    TileState,
-)
-from pbem.rulesets.daemon_rift import picture as rift_picture
-from pbem.rulesets.daemon_rift.model import DRState, Effective, Faction, Order, Token, TurnFacts
-from pbem.rulesets.diplomacy import picture as diplomacy_picture
-from pbem.rulesets.diplomacy.board import standard_board
-from pbem.rulesets.diplomacy.cycle import GameState
-from pbem.rulesets.diplomacy.results import DislodgedUnit, OrderResult
-from pbem.rulesets.diplomacy.units import Unit
+from pbem.rulesets import registry
+from pbem.rulesets.base import Context
+from tests.pictures import stages
 
 MAPS = Path(__file__).resolve().parents[2] / "rules" / "maps"
+RIFT_ORDERS = {"red": "R-1 M T26\nR-2 S R-1 T25-T26", "blue": "B-1 H\nB-2 M T9"}
+RIFT_RESULTS = {"red": "RESULT 1 Red\nRESULT 2 Red", "blue": "RESULT 1 Red\nRESULT 2 Red"}
+SPRING_1901 = {"aus": "A VIE - GAL\nF TRI H\nA BUD S F TRI", "eng": "F LON - NTH\nA LVP - YOR\nF EDI - NWG",
+               "fra": "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO", "ger": "A MUN - RUH\nA BER - MUN\nF KIE - DEN",
+               "ita": "A VEN - TRI", "rus": "A WAR - GAL\nF SEV - BLA", "tur": "F ANK - BLA"}
+FALL_1901 = {"eng": "F NTH C A YOR - NWY\nA YOR - NWY", "ger": "A RUH - BUR\nA MUN S A RUH - BUR",
+             "rus": "F SEV - BLA", "tur": "F ANK - BLA"}
+CONQUEST_ORDERS = {"anna": "CLAIM T7\nCLAIM T13\nCLAIM T14", "ben": "RAID T30"}
+
+
+@cache
+def rift_games() -> tuple[dict[str, Any], dict[str, Any], Campaign]:
+    """(after the orders window, after the battle results window, the campaign)."""
+    root = Path(tempfile.mkdtemp(prefix="pbem-scenes-"))
+    camp, game = stages.rift(root, {"R-1": "T25", "R-2": "T9", "B-1": "T26", "B-2": "T10"})
+    orders = stages.resolve(camp, game, RIFT_ORDERS)
+    return orders, stages.resolve(camp, orders, RIFT_RESULTS), camp
+
+
+@cache
+def diplomacy_games() -> tuple[dict[str, Any], dict[str, Any], Campaign]:
+    """(after Spring 1901 movement, after Fall 1901 movement, the campaign)."""
+    root = Path(tempfile.mkdtemp(prefix="pbem-scenes-"))
+    camp, game = stages.diplomacy(root)
+    spring = stages.resolve(camp, game, SPRING_1901)
+    return spring, stages.resolve(camp, spring, FALL_1901), camp
+
+
+@cache
+def conquest_games() -> tuple[dict[str, Any], dict[str, Any], Campaign]:
+    """(the position, after window 4, the campaign)."""
+    root = Path(tempfile.mkdtemp(prefix="pbem-scenes-"))
+    camp, game = stages.conquest(root)
+    return game, stages.resolve(camp, game, CONQUEST_ORDERS), camp
+
+
+def scene_of(camp: Campaign, game: dict[str, Any]) -> Scene:
+    ruleset = registry.get(camp.settings.ruleset)
+    scene = ruleset.scene(ruleset.view(Context(camp.settings, game, stages.T0)))
+    assert scene is not None
+    return scene
+
+
+def map_of(camp: Campaign) -> PlaceMap:
+    return registry.get(camp.settings.ruleset).load_map(camp.settings)  # type: ignore[no-any-return]
 
 
 def rift_map() -> PlaceMap:
-    return load_map(MAPS / "rift_valley.toml")
+    return map_of(rift_games()[2])
 
 
 def rift_scene() -> Scene:
-    state = DRState(
-        turn=3, phase="orders",
-        factions={"R": Faction("R", "Red", "red", "T24", ["T24", "T55", "T25"]),
-                  "B": Faction("B", "Blue", "blue", "T28", ["T28", "T27", "T29"])},
-        faction_order=["R", "B"],
-        tokens={"R-1": Token("R-1", "R", "T24"), "R-D1": Token("R-D1", "R", "T25"),
-                "B-1": Token("B-1", "B", "T28"), "B-2": Token("B-2", "B", "T29")},
-        control={"T24": "R", "T25": "R", "T55": "R", "T28": "B", "T27": "B", "T29": "B"},
-    )
-    effective = Effective(orders={
-        "R-1": Order("R-1", "M", ("T25", "T26")),
-        "R-D1": Order("R-D1", "S", ("T25", "T26"), target="R-1"),
-        "B-1": Order("B-1", "M", ("T27", "T26")),
-        "B-2": Order("B-2", "H"),
-    })
-    facts = TurnFacts(entered={"R-1": "T26"}, retreated={"B-2": "T30"})
-    return rift_picture.scene(state, "rift-test", effective, facts, battles={"T26": 1})
+    _, results, camp = rift_games()
+    return scene_of(camp, results)
 
 
 def diplomacy_map() -> PlaceMap:
-    return standard_board("standard")
+    return map_of(diplomacy_games()[2])
 
 
 def diplomacy_scene() -> Scene:
-    board = standard_board("standard")
-    state = GameState(
-        year=1901, season="fall", phase="retreat",
-        units=(Unit("England", "F", "NTH"), Unit("England", "A", "NWY"), Unit("Germany", "A", "BUR"),
-               Unit("Russia", "F", "STP/SC"), Unit("France", "F", "MAO")),
-        centers={"LON": "England", "EDI": "England", "NWY": "England", "BER": "Germany", "PAR": "France",
-                 "STP": "Russia"},
-        dislodged=(DislodgedUnit(Unit("France", "A", "BUR"), "MUN"),),
-        contested=("RUM",),
-    )
-    results = [OrderResult("England", "A YOR - NWY", "succeeds"),
-               OrderResult("England", "F NTH C A YOR - NWY", "succeeds"),
-               OrderResult("Germany", "A MUN - BUR", "succeeds"),
-               OrderResult("Germany", "A RUH S A MUN - BUR", "succeeds"),
-               OrderResult("Russia", "A UKR - RUM", "fails"),
-               OrderResult("France", "A BUR R PAR", "succeeds"),
-               OrderResult("France", "F MAO H", "succeeds")]
-    return diplomacy_picture.scene(board, state, "dip-test", results)
+    _, fall, camp = diplomacy_games()
+    return scene_of(camp, fall)
 
 
 def conquest_map() -> PlaceMap:
+    """The Four Marches hex map (what the layout and delivery tests draw on)."""
     return load_hexmap(MAPS / "four_marches.toml")
 
 
+def conquest_turn_map() -> PlaceMap:
+    """The Three Crowns map the Conquest turn is played on."""
+    return map_of(conquest_games()[2])
+
+
 def conquest_scene() -> Scene:
-    state = ConquestState(
-        empires={"anna": Empire("anna", "Anna", "Red", capital="T1"),
-                 "ben": Empire("ben", "Ben", "Blue", capital="T16")},
-        tiles={"T1": TileState("anna"), "T2": TileState("anna"), "T9": TileState("anna", "castle"),
-               "T16": TileState("ben"), "T10": TileState("ben"), "T15": TileState("")},
-        sieges=[Siege("T10", "anna", "ben", 2)],
-        round=RoundState(number=2, window=W_CONQUEST, battles=[Battle("B1", "land", ["anna"], ["ben"])]),
-    )
-    return conquest_picture.scene(state, "coc-test")
+    _, after, camp = conquest_games()
+    return scene_of(camp, after)

@@ -29,21 +29,30 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 
+def stored(folder: Path, turn: str) -> dict[str, Path]:
+    """The stages `pbem render` should draw for a turn: start, then each resolved one in order."""
+    stages = sorted((folder / "history" / turn / "stages").glob("*.toml"),
+                    key=lambda p: read_toml(p)["resolved"]["generation"])
+    return {"start": folder / "history" / turn / "start.toml", **{p.stem: p for p in stages}}
+
+
 @pytest.mark.parametrize("system", CAMPAIGNS)
-def test_render_draws_every_turn_of_the_demo(system: str, demos: dict[str, Path], tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_render_draws_every_stored_stage_of_every_turn(system: str, demos: dict[str, Path], tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     folder = demos[system]
     assert cli.main(["render", str(folder), "--out", str(tmp_path)]) == 0
     turns = sorted(p.name for p in (folder / "history").iterdir() if p.name.isdigit())
-    written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == sorted(f"{folder.name}-turn-{t}-start.{ext}" for t in turns for ext in ("png", "svg"))
-    assert capsys.readouterr().out.count("\n") == len(written)
+    wanted = [f"{folder.name}-turn-{t}-{stage}.{ext}" for t in turns for stage in stored(folder, t)
+              for ext in ("svg", "png")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(wanted)
+    assert capsys.readouterr().out.splitlines() == [str(tmp_path / name) for name in wanted]
+    assert any("-orders." in n or "-movement." in n or "-conquest." in n for n in wanted)
     for turn in turns:
-        svg = (tmp_path / f"{folder.name}-turn-{turn}-start.svg").read_text()
-        assert png_size((tmp_path / f"{folder.name}-turn-{turn}-start.png").read_bytes())[0] == 800
-        owners = {p: o for p, (o, _) in read_svg(svg).areas.items() if o}
-        assert owners == stored_owners(system, read_toml(folder / "history" / turn / "start.toml")["game"])
+        for stage, path in stored(folder, turn).items():
+            svg = (tmp_path / f"{folder.name}-turn-{turn}-{stage}.svg").read_text()
+            assert png_size((tmp_path / f"{folder.name}-turn-{turn}-{stage}.png").read_bytes())[0] == 800
+            owners = {p: o for p, (o, _) in read_svg(svg).areas.items() if o}
+            assert owners == stored_owners(system, read_toml(path)["game"])
 
 
 def stored_owners(system: str, game: dict[str, object]) -> dict[str, str]:
@@ -55,24 +64,51 @@ def stored_owners(system: str, game: dict[str, object]) -> dict[str, str]:
     return {t: v["owner"] for t, v in tiles.items() if v["owner"]}
 
 
-def test_render_one_turn_as_svg_only(demos: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert cli.main(["render", str(demos["daemon_rift"]), "2", "--format", "svg", "--out", str(tmp_path)]) == 0
-    assert [p.name for p in tmp_path.iterdir()] == ["rift-demo-turn-002-start.svg"]
+@pytest.mark.parametrize(("system", "turn", "stage"), [("daemon_rift", "002", "orders"),
+                                                       ("diplomacy", "002", "movement"),
+                                                       ("conquest", "002", "conquest")])
+def test_a_stage_is_drawn_with_what_it_did(system: str, turn: str, stage: str, demos: dict[str, Path],
+                                           tmp_path: Path) -> None:
+    folder = demos[system]
+    args = ["render", str(folder), str(int(turn)), "--stage", stage, "--format", "svg", "--out", str(tmp_path)]
+    assert cli.main(args) == 0
+    assert [p.name for p in tmp_path.iterdir()] == [f"{folder.name}-turn-{turn}-{stage}.svg"]
+    game = read_toml(folder / "history" / turn / "stages" / f"{stage}.toml")["game"]
+    last = (game["conquest"] if system == "conquest" else game)["last"]
+    got = read_svg((tmp_path / f"{folder.name}-turn-{turn}-{stage}.svg").read_text())
+    assert last["moves"], "the demo's stage moved nothing"
+    assert got.arrows == [(m["start"], m["end"], f"move {m['kind']} {'succeeded' if m['succeeded'] else 'failed'}")
+                          for m in last["moves"]]
+    assert got.clashes[:len(last["clashes"])] == [(c["place"], f"clash {c['kind']}") for c in last["clashes"]]
 
 
-def test_render_the_campaign_as_it_stands(demos: dict[str, Path], tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_render_one_turn_as_svg_only(demos: dict[str, Path], tmp_path: Path) -> None:
+    folder = demos["daemon_rift"]
+    assert cli.main(["render", str(folder), "2", "--format", "svg", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"rift-demo-turn-002-{stage}.svg" for stage in stored(folder, "002"))
+
+
+def test_a_stage_resolved_twice_in_a_turn_keeps_both(demos: dict[str, Path], tmp_path: Path) -> None:
+    """The demo's Yellow list is approved after the first list window closes: turn 1 resolves `lists` twice."""
+    assert list(stored(demos["daemon_rift"], "001")) == ["start", "lists", "lists-2", "orders"]
+    assert cli.main(["render", str(demos["daemon_rift"]), "1", "--stage", "lists-2", "--out", str(tmp_path)]) == 0
+
+
+def test_render_the_campaign_as_it_stands(demos: dict[str, Path], tmp_path: Path) -> None:
     assert cli.main(["render", str(demos["diplomacy"]), "--stage", "current", "--out", str(tmp_path)]) == 0
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".png", ".svg"]
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["99"], "no stage 'start' kept for turn 99"),
-    (["1", "--stage", "battles"], "no stage 'battles' kept for turn 1 "),
+    (["99"], "no turn 99 in "),
+    (["99"], "; turns kept: 1-"),
+    (["1", "--stage", "battles"], "no stage 'battles' kept for turn 1; stages kept: start, lists, lists-2, orders"),
+    (["--stage", "bogus"], "no stage 'bogus' kept in any turn; stages kept: battles, lists, lists-2, orders, start"),
 ])
-def test_what_cannot_be_drawn_is_one_line(args: list[str], message: str, demos: dict[str, Path],
-                                          tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_what_cannot_be_drawn_is_one_line_naming_what_is_kept(args: list[str], message: str, demos: dict[str, Path],
+                                                              tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["render", str(demos["daemon_rift"]), *args, "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pbem: ") and message in err and err.count("\n") == 1

@@ -15,7 +15,7 @@ from tests.pictures.readback import read_svg
 SYSTEMS = {
     "daemon_rift": (scenes.rift_map, scenes.rift_scene),
     "diplomacy": (scenes.diplomacy_map, scenes.diplomacy_scene),
-    "conquest": (scenes.conquest_map, scenes.conquest_scene),
+    "conquest": (scenes.conquest_turn_map, scenes.conquest_scene),
 }
 
 
@@ -63,42 +63,13 @@ def test_every_arrow_between_the_right_places(system: str) -> None:
     assert got.arrows == want
 
 
-def test_daemon_rift_moves_supports_retreats_and_battles() -> None:
-    got = read_svg(drawn("daemon_rift")[2])
-    assert ("T24", "T25", "move move succeeded") in got.arrows        # a two-step move, step by step
-    assert ("T25", "T26", "move move succeeded") in got.arrows
-    assert ("T28", "T27", "move move failed") in got.arrows           # B-1 did not get into T26
-    assert ("T25", "T26", "move support succeeded") in got.arrows
-    assert ("T29", "T30", "move retreat succeeded") in got.arrows
-    assert ("T26", "clash battle") in got.clashes
-    assert got.piece("R-D1")[0] == "T25"
-    assert "dislodged" in next(g.get("class", "") for g in got.root.iter("{http://www.w3.org/2000/svg}g")
-                               if g.get("data-id") == "B-2")
-
-
-def test_diplomacy_orders_become_arrows() -> None:
-    got = read_svg(drawn("diplomacy")[2])
-    assert ("YOR", "NWY", "move move succeeded") in got.arrows
-    assert ("NTH", "NWY", "move convoy succeeded") in got.arrows
-    assert ("RUH", "BUR", "move support succeeded") in got.arrows
-    assert ("UKR", "RUM", "move move failed") in got.arrows
-    assert ("BUR", "PAR", "move retreat succeeded") in got.arrows
-    assert ("RUM", "clash standoff") in got.clashes
-    assert ("A BUR", "BUR", "France") in [p[:3] for p in got.pieces]     # dislodged, beside the German army
-    assert got.piece("F STP/SC")[:2] == ("STP", "Russia")
-    assert got.piece("F NTH")[2] == "Eng F NTH"          # the power's tag, for grey print
-    assert got.areas["LON"][0] == "England" and got.areas["MUN"][0] == ""
-
-
-def test_conquest_sieges_capitals_and_field_battles() -> None:
-    _, _scene, svg = drawn("conquest")
-    got = read_svg(svg)
-    assert ("T10", "clash siege") in got.clashes
+def test_conquest_capitals_and_buildings_are_marked() -> None:
+    """(The arrows, clashes and legend of each system's turn: test_turn_pictures.py.)"""
+    got = read_svg(drawn("conquest")[2])
     features = {t.get("data-place"): t.text for t in got.root.iter("{http://www.w3.org/2000/svg}text")
                 if t.get("class") == "features"}
-    assert "★" in features["T1"] and "★" in features["T16"]     # capitals
-    assert "♜" in features["T9"]                                 # a castle the state raised
-    assert "B1 (land battle): Anna against Ben" in svg
+    assert "★" in features["T3"] and "★" in features["T15"]     # capitals
+    assert "♜" in features["T8"]                                 # a castle the state raised
 
 
 def test_player_text_is_escaped() -> None:

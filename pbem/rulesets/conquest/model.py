@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.kit.hexes import HexMap
+from pbem.kit.scene import Resolved
 from pbem.rulesets.phases import View
 
 # --- names used across modules -------------------------------------------------
@@ -424,6 +425,8 @@ class ConquestState:
     winner: str = ""
     win_reason: str = ""
     history: list[str] = field(default_factory=list)                  # one line per finished round
+    last: Resolved = field(default_factory=Resolved)                  # what the last window did, for its
+                                                                      # map picture (`picture.round_marks`)
 
     # -- queries ---------------------------------------------------------------
     def active(self) -> list[str]:

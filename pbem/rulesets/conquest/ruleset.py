@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RuleBook
-from pbem.kit.scene import Scene
+from pbem.kit.scene import Resolved, Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.conquest import battle_orders, reporting, setup
@@ -61,7 +61,10 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         return state
 
     def dump_state(self, state: ConquestState) -> dict[str, Any]:
-        return {STORED: to_data(state)}
+        data = to_data(state)
+        if state.last == Resolved():          # no window resolved yet: no picture record
+            del data["last"]
+        return {STORED: data}
 
     def phase_of(self, state: ConquestState) -> str:
         return state.round.window
@@ -102,7 +105,10 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         return {**mine, "tokens": [], "control": mine["holdings"] or ["nothing"]}
 
     def scene(self, view: ConquestView) -> Scene:
-        """The map picture: tiles by owner, capitals, buildings, sieges and assaults (pbem/pictures)."""
+        """The map picture: tiles by owner, capitals, buildings, sieges and assaults, and what the last
+        window did (pbem/pictures). Everything on the map is public (COC-TRN-7 publishes the map with
+        every step); only treasuries, EP and permissions are private, and they are not on the map,
+        so there is no private picture."""
         from pbem.rulesets.conquest import picture
 
         return picture.scene(view.state, view.settings.name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pbem.kit.dice import Dice
+from pbem.kit.scene import Resolved
 from pbem.kit.sequential import Cycle
 from pbem.rulesets.conquest import (
     battle_orders,
@@ -21,6 +22,7 @@ from pbem.rulesets.conquest import (
     challenges,
     events,
     order,
+    picture,
     reporting,
     results,
     revenue,
@@ -63,6 +65,7 @@ def capitals(view: ConquestView, subs: Submissions, dice: Dice) -> Outcome[Conqu
         out.reports.append(reporting.public(view, "capitals", "Capital picks"))
         return out
     setup_log = state.round.log
+    state.last = Resolved("Setup: capitals")
     open_round(view, 1, dice)
     state.round.log = setup_log + state.round.log          # the capitals report shows how they were picked
     out.reports.append(reporting.public(view, "capitals", "Capitals and the order of play"))
@@ -81,23 +84,30 @@ def closing(window: str) -> Resolve:
     """How `window` of the cycle closes: its step, then the step of every window nobody needs."""
 
     def resolve(view: ConquestView, subs: Submissions, dice: Dice) -> Outcome[ConquestState]:
-        out = Outcome(view.state)
+        out, title, number = Outcome(view.state), picture.stage_of(view.state), view.state.round.number
+        run(view, subs, dice, out)
+        if view.state.round.number == number:            # else `finish_round` kept the round's record
+            view.state.last = picture.round_marks(view.state, view.map)
+        view.state.last = view.state.last.titled(title)
+        return out
+
+    def run(view: ConquestView, subs: Submissions, dice: Dice, out: Outcome[ConquestState]) -> None:
         current, payloads = window, subs
         while STEPS[current](view, payloads, dice, out):
             if view.state.winner:
                 view.state.round.window = W_OVER
                 out.reports.append(reporting.public(view, "final", "The campaign is won"))
                 out.turn_finished = True
-                return out
+                return
             following, new_round = CYCLE.after(current, lambda w: True)
             if new_round:
                 finish_round(view, dice, out)
-                return out
+                return
             view.state.round.window = following
             if NEEDED.get(following, _always)(view):
-                return out
+                return
             current, payloads = following, {}
-        return out                                       # stays open: the GM must rule
+        # the loop ended: the window stays open, the GM must rule
 
     return resolve
 
@@ -182,6 +192,7 @@ def finish_round(view: ConquestView, dice: Dice, out: Outcome[ConquestState]) ->
     """The round report, then step 0 of the next round (COC-TRN-7)."""
     state = view.state
     finished = state.round.number
+    state.last = picture.round_marks(state, view.map)     # before the next round clears this one's record
     out.reports.append(reporting.public(view, "round", f"Round {finished} report"))
     out.reports += reporting.privates(view, "round")
     state.history.append(reporting.history_line(state, view.rules))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pbem.kit.dice import Roll
+from pbem.kit.scene import Resolved
 from pbem.kit.territories import GameMap
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift.aftermath import Aftermath, Retreat
@@ -85,6 +86,9 @@ class DRGame:
     gm_needed: bool = False            # a tabletop battle waits for the GM's RESULT
     # lists sent in any window, waiting for the GM's APPROVE (DR-LST-8)
     pending_lists: dict[str, Registration] = field(default_factory=dict)
+    # what the last resolved window did, for its map picture (`picture.turn_marks`); kept past the
+    # turn's end, which clears the rest of the scratch
+    last: Resolved = field(default_factory=Resolved)
 
     def live_factions(self) -> list[str]:
         return [f for f in self.dr.ordered_factions() if not self.dr.factions[f].eliminated]
@@ -128,8 +132,11 @@ def load(game: Mapping[str, Any]) -> DRGame:
 
 
 def dump(game: DRGame) -> dict[str, Any]:
-    """The stored form; no replay is kept once Step B has gone through (its key is left out)."""
+    """The stored form; no replay is kept once Step B has gone through, and no picture record
+    before a window was resolved (their keys are left out)."""
     data: dict[str, Any] = to_data(game)
     if not data["replay"]:
         del data["replay"]
+    if game.last == Resolved():
+        del data["last"]
     return data

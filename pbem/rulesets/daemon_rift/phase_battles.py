@@ -20,11 +20,12 @@ def parse(view: DRView, player: Player, lines: Lines) -> Parsed:
 
 
 def resolve(view: DRView, submissions: Submissions, dice: Dice) -> steps.Turn:
-    out = Outcome(view.state)
+    out, turn = Outcome(view.state), view.state.dr.turn
     out.gm_alerts += battle_window.collect(view, steps.by_faction(view, submissions), dice, final=True)
     if not battle_window.needs_gm(view):
         steps.step_b(view, dice, out)
         out.gm_alerts += view.state.postbattle.alerts
+    steps.titled(view, turn, "battle results")
     return out
 
 

@@ -75,9 +75,10 @@ def missing(view: DRView, player: Player, payload: Payload) -> list[str]:
 
 
 def resolve(view: DRView, submissions: Submissions, dice: Dice) -> steps.Turn:
-    out = Outcome(view.state)
+    out, turn = Outcome(view.state), view.state.dr.turn
     phase_lists.store_lists(view, submissions, out)     # lists for new tokens and replacements (DR-LST-8)
     steps.step_a(view, steps.by_faction(view, submissions), dice, out)
+    steps.titled(view, turn, "orders")
     return out
 
 

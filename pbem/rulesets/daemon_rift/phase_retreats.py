@@ -24,10 +24,11 @@ def parse(view: DRView, player: Player, lines: Lines) -> Parsed:
 
 
 def resolve(view: DRView, submissions: Submissions, dice: Dice) -> steps.Turn:
-    out = Outcome(view.state)
+    out, turn = Outcome(view.state), view.state.dr.turn
     sent = steps.by_faction(view, submissions)
     choices = {t: c for sub in sent.values() for t, c in sub.get("retreats", {}).items()}
     steps.step_c(view, choices, out)
+    steps.titled(view, turn, "retreats")
     return out
 
 

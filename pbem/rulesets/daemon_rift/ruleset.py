@@ -120,10 +120,12 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
         return reporting.status(self.view(ctx), player)
 
     def scene(self, view: DRView) -> Scene:
-        """The map picture: control, strongholds, tokens with their ids (pbem/pictures)."""
+        """The map picture: control, strongholds, tokens with their ids, and what the last resolved
+        window did (pbem/pictures). Nothing on the map is hidden from anyone: orders are secret only
+        until the deadline (DR-ORD-2) and tokens stand in the open, so there is no private picture."""
         from pbem.rulesets.daemon_rift import picture
 
-        return picture.scene(view.state.dr, view.settings.name)
+        return picture.scene(view.state.dr, view.settings.name, view.state.last)
 
     def standings(self, ctx: Context) -> list[str]:
         """For the final report of a campaign the GM ended: the score as if it ended now (DR-VP)."""

@@ -3,7 +3,8 @@
 Step A (movement) runs when the orders window closes, Step B (battles and what follows them) when
 no tabletop battle is pending, Step C (retreats and the end of the turn) when no retreat choice is
 open. Each step writes what the next one reads into the turn's scratch (`DRGame`), and adds its
-reports to the outcome; Step C ends the turn (`Outcome.turn_finished`).
+reports to the outcome; Step C ends the turn (`Outcome.turn_finished`). Whichever step hands over
+to a window or ends the turn records the turn so far for the map picture (`DRGame.last`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pbem.rulesets.daemon_rift import (
     endturn,
     experience,
     movement,
+    picture,
     postbattle,
     reporting,
     validate,
@@ -51,6 +53,7 @@ def step_a(view: DRView, sent: Mapping[str, Mapping[str, Any]], dice: Dice, out:
     out.reports += reporting.movement_reports(view, dice)
     if battle_window.tabletop_battles(view):
         game.dr.phase = "battles"
+        game.last = picture.turn_marks(game)
         return
     step_b(view, dice, out)
 
@@ -78,6 +81,7 @@ def step_b(view: DRView, dice: Dice, out: Turn) -> None:
             if battle.kind == movement.TABLETOP:
                 out.reports += reporting.second_window_reports(view, battle)
                 game.dr.phase = "battles"
+                game.last = picture.turn_marks(game)
                 return
     game.replay = []
     game.postbattle = PostBattleRecord(post.ledgers, post.alerts)
@@ -85,6 +89,7 @@ def step_b(view: DRView, dice: Dice, out: Turn) -> None:
     out.reports += reporting.battle_reports(view, dice)
     if game.open_retreat_factions():
         game.dr.phase = "retreats"
+        game.last = picture.turn_marks(game)
         return
     step_c(view, {}, out)
 
@@ -93,7 +98,14 @@ def step_c(view: DRView, choices: dict[str, str], out: Turn) -> None:
     game = view.state
     facts = step_b_mod.finish_turn_moves(game.dr, view.map, view.rules, game.movement, game.aftermath, choices,
                                          view.decisions)
+    game.last = picture.turn_marks(game, facts)        # before the turn's end moves the turn counter on
     eot = endturn.end_turn(game.dr, view.map, view.rules, facts, copy.deepcopy(game.orders))
+    game.last = picture.with_end_of_turn(game.last, eot)
     out.reports += reporting.end_of_turn_reports(view, facts, eot)
     game.clear_turn()
     out.turn_finished = True
+
+
+def titled(view: DRView, turn: int, phase: str) -> None:
+    """Name the window of `turn` just resolved in the picture record ("Turn 3: orders")."""
+    view.state.last = view.state.last.titled(f"Turn {turn}: {phase}")

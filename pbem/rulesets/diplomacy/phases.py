@@ -17,7 +17,7 @@ from typing import Any
 from pbem.kit.dice import Dice
 from pbem.kit.orders import IllegalOrder
 from pbem.rulesets.base import Parsed, Player
-from pbem.rulesets.diplomacy import cycle, reporting, submit
+from pbem.rulesets.diplomacy import cycle, picture, reporting, submit
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.state import DiplomacyState, DipView, edition, victory
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions
@@ -88,6 +88,7 @@ def resolve_orders(view: DipView, submissions: Submissions, dice: Dice) -> Outco
     silent = [p for p in cycle.owing(view.map, state.position) if p not in sent]
     step = cycle.advance(view.map, state.position, orders, edition(view), victory(view))
     state.position = step.after
+    state.last = picture.marks(step)
     reports = reporting.phase_reports(view, step, orders, silent)
     return Outcome(state, reports, turn_finished=state.turn != turn or state.over)
 
@@ -98,6 +99,7 @@ def settle_draw(view: DipView) -> Outcome[DiplomacyState]:
     state.position = cycle.declare_draw(view.map, before, state.draw_pending)
     state.draw_pending = []
     step = cycle.Step(before, state.position)
+    state.last = picture.marks(step)
     return Outcome(state, reporting.phase_reports(view, step, [], []), turn_finished=True)
 
 

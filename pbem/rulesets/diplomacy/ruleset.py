@@ -50,6 +50,8 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
     windows: Mapping[str, str] = {"orders": "3d", "retreats": "1d", "adjustments": "1d"}
     phases = PHASES
     gm_verbs = (DRAW,)            # a draw may be declared whatever the phase (and is refused once the game is over)
+    state_keys = frozenset({"last"})
+    """`last` is left out of the stored game until a phase was resolved: a stored one is replaced."""
 
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Each player's faction becomes the power played (see `powers` for the rule)."""
@@ -114,10 +116,12 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
         return reporting.status(self.view(ctx), player)
 
     def scene(self, view: DipView) -> Scene:
-        """The map picture: supply-centre owners and every unit (pbem/pictures)."""
+        """The map picture: supply-centre owners, every unit, and the orders of the last resolution
+        (pbem/pictures). Diplomacy hides nothing on the board: orders are secret only until they are
+        resolved, and every unit stands in the open, so there is no private picture."""
         from pbem.rulesets.diplomacy import picture
 
-        return picture.scene(view.map, view.state.position, view.settings.name)
+        return picture.scene(view.map, view.state.position, view.settings.name, view.state.last)
 
     def standings(self, ctx: Context) -> list[str]:
         """For the final report of a game the GM ended: supply centres and units per power."""

@@ -14,6 +14,9 @@ It is stored under `[game]` in state.toml in the notation players read:
     draw = []
     start_year = 1901
     draw_pending = []                    # a DRAW the game master declared, settled at once
+    [game.last]                          # what the last resolution did, for its map picture
+    stage = "Spring 1901 movement"       # (left out before the first one)
+    moves = [{start = "PAR", end = "BUR", kind = "move", succeeded = true, piece = "A PAR"}]
     [game.centers]
     LON = "England"
     [game.powers]                        # power -> player id ("" = nobody: civil disorder)
@@ -29,6 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.kit.scene import Resolved
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Player
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.cycle import OVER, SPRING, GameState
@@ -46,6 +51,7 @@ class DiplomacyState:
     start_year: int
     powers: dict[str, str] = field(default_factory=dict)     # power -> player id ("" = civil disorder)
     draw_pending: list[str] = field(default_factory=list)    # powers of a DRAW the GM declared
+    last: Resolved = field(default_factory=Resolved)          # what the last resolution did (`picture.marks`)
 
     @property
     def turn(self) -> int:
@@ -86,14 +92,15 @@ def victory(view: DipView) -> int:
 
 
 def dump_state(state: DiplomacyState) -> dict[str, Any]:
+    last = {"last": to_data(state.last)} if state.last != Resolved() else {}
     return dump_position(state.position) | {
-        "start_year": state.start_year, "powers": dict(state.powers), "draw_pending": list(state.draw_pending)}
+        "start_year": state.start_year, "powers": dict(state.powers), "draw_pending": list(state.draw_pending)} | last
 
 
 def load_state(data: Mapping[str, Any]) -> DiplomacyState:
     position = load_position(data)
     return DiplomacyState(position, int(data.get("start_year", position.year)), dict(data.get("powers", {})),
-                          [str(p) for p in data.get("draw_pending", [])])
+                          [str(p) for p in data.get("draw_pending", [])], from_data(Resolved, data.get("last", {})))
 
 
 def dump_position(state: GameState) -> dict[str, Any]:
