@@ -1,8 +1,9 @@
 """Where each place is drawn: an area (polygon) and a centre, fitted into the picture's map box.
 
-A map's own geometry wins: hex coordinates, polygons, or centre points (whose areas are their
-Voronoi cells). A map with none is laid out from its borders (`schematic`), so a game master's
-own map still gets a picture.
+A map's own geometry wins: hex coordinates, polygons (centred on the map's points when it
+gives them, else on their centroids), or centre points alone (whose areas are their Voronoi
+cells). A map with none is laid out from its borders (`schematic`), so a game master's own map
+still gets a picture.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def raw_shapes(places: PlaceMap) -> dict[str, Shape]:
     if geometry.hexes and all(p in geometry.hexes for p in ids):
         return {p: hex_shape(*geometry.hexes[p]) for p in ids}
     if geometry.polygons and all(p in geometry.polygons for p in ids):
-        return {p: Shape(list(geometry.polygons[p]), centroid(geometry.polygons[p])) for p in ids}
+        return {p: Shape(list(geometry.polygons[p]), geometry.points.get(p) or centroid(geometry.polygons[p]))
+                for p in ids}
     points = geometry.points if geometry.points and all(p in geometry.points for p in ids) else schematic(places)
     return point_shapes({p: points[p] for p in ids})
 
