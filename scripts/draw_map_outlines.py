@@ -15,8 +15,8 @@ each place's outline is its cell in the graph's dual:
 - the map's edge is a ring of extra faces just outside the outer places.
 
 Every border is then roughened by a seeded midpoint displacement (the same for both sides, so
-shared borders stay shared) and the result is checked: no two borders cross, every outline is
-a simple polygon, and neighbours are exactly the places that share a border.
+shared borders stay shared), less where that would make two borders cross or leave a centre
+outside its place.
 """
 
 from __future__ import annotations
@@ -64,12 +64,16 @@ EUROPE = {
 # Moved from their geographic middles so that straight lines between neighbours' centres never
 # cross: the Adriatic reaches the Ionian east of Apulia, Finland meets Sweden north of the Gulf
 # of Bothnia and Norway meets St Petersburg north of both, the Channel meets the North Sea east
-# of London, the Mid-Atlantic meets the Western Mediterranean south of Iberia.
+# of London, the Mid-Atlantic meets the Western Mediterranean south of Iberia; and Britain is
+# widened so that its small provinces are not slivers.
 EUROPE_MOVED = {
     "ADR": (17.0, 43.5), "FIN": (26.5, 65.0), "SWE": (15.5, 63.0), "BOT": (20.5, 61.0),
     "NWY": (13.0, 67.5), "STP": (35.0, 65.5), "NWG": (3.0, 69.0), "BAR": (36.0, 74.0),
-    "LON": (-1.2, 51.8), "WES": (-2.0, 36.5), "MAO": (-14.0, 42.5), "POR": (-8.5, 40.5),
+    "WES": (-2.0, 36.5), "MAO": (-14.0, 42.5), "POR": (-8.5, 40.5),
     "SPA": (-4.0, 41.0),
+    # Britain widened, as on a board, with the Irish Sea and the Channel moved aside for it
+    "CLY": (-6.0, 57.5), "EDI": (-1.8, 57.0), "LVP": (-5.0, 54.5), "YOR": (-0.8, 54.5),
+    "WAL": (-5.5, 52.2), "LON": (-0.5, 51.9), "IRI": (-9.0, 53.5), "ENG": (-1.0, 49.8), "PIC": (2.2, 49.9),
 }
 
 
@@ -83,9 +87,16 @@ def rift_points() -> dict[str, Point]:
 
 
 def europe_points() -> dict[str, Point]:
+    """Projected flat, then magnified towards the middle of the board (as a player's map is:
+    the crowded west and centre larger, the wide east and north smaller)."""
     squash = math.cos(math.radians(50))              # a degree of longitude at 50 N
     where = EUROPE | EUROPE_MOVED
-    return {p: ((lon - 10) * squash, -lat) for p, (lon, lat) in where.items()}
+    flat = {p: ((lon - 8) * squash, 50 - lat) for p, (lon, lat) in where.items()}
+    return {p: (x * _lens(x, y), y * _lens(x, y)) for p, (x, y) in flat.items()}
+
+
+def _lens(x: float, y: float) -> float:
+    return (math.hypot(x, y) + 1.0) ** -0.3
 
 
 def scaled(points: Mapping[str, Point]) -> dict[str, Point]:
@@ -271,11 +282,22 @@ def draw(points: Mapping[str, Point], pairs: Sequence[tuple[str, str]], seed: st
     rough: dict[tuple[str, str], float] = {}
     for _ in range(6):                              # calm the borders that cross, until none do
         lines = borders(plane, middles, seed, rough)
+        shapes = {p: outline(plane, lines, p) for p in points}
         crossing = [e for pair in _crossings_of(lines) for e in pair]
+        crossing += [e for p in points if not _inside(points[p], shapes[p]) for e in lines if p in e]
         if not crossing:
-            return {p: outline(plane, lines, p) for p in points}
+            return shapes
         rough |= {e: rough.get(e, 0.12) / 2 for e in crossing}
     raise SystemExit(f"roughened borders still cross: {crossing[:6]}")
+
+
+def _inside(point: Point, polygon: Sequence[Point]) -> bool:
+    x, y = point
+    inside = False
+    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
 
 
 def _typical_gap(points: Mapping[str, Point]) -> float:
