@@ -334,8 +334,8 @@ def write(path: Path, points: Mapping[str, Point], shapes: Mapping[str, list[Poi
     for header in OLD_HEADERS:
         text = re.split(r"\n*" + re.escape(header), text)[0]
     centres = "\n".join(f"{p} = [{x:.1f}, {y:.1f}]" for p, (x, y) in points.items())
-    outlines = "\n".join(f"{p} = [{', '.join(f'[{x}, {y}]' for x, y in shapes[p])}]" for p in points)
-    note = "# points: where labels and pieces go; polygons: each place's outline."
+    outlines = "\n".join(f'{p} = "{" ".join(f"{x},{y}" for x, y in shapes[p])}"' for p in points)
+    note = "# points: where labels and pieces go; polygons: each place's outline, as corners \"x,y x,y ...\"."
     path.write_text(f"{text.rstrip()}\n\n{HEADER}\n{note}\n"
                     f"[geometry.points]\n{centres}\n\n[geometry.polygons]\n{outlines}\n", encoding="utf-8")
 

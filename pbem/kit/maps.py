@@ -220,8 +220,8 @@ def _with_rule_systems(known: dict[str, MapKind]) -> dict[str, MapKind]:
 
 def geometry_of(data: Mapping[str, object]) -> Geometry:
     """A map file's `[geometry]` table: `points = { T1 = [x, y] }` or `polygons = { T1 = [[x, y], ...] }`
-    in map units, y growing downwards (`build` has already turned a drawing, `svg = "file.svg"`,
-    into polygons). Malformed entries are left out (the picture then falls back)."""
+    (or `T1 = "x,y x,y ..."`) in map units, y growing downwards (`build` has already turned a
+    drawing, `svg = "file.svg"`, into polygons). Malformed entries are left out (the picture then falls back)."""
     raw = data.get("geometry")
     if not isinstance(raw, Mapping):
         return Geometry()
@@ -232,10 +232,22 @@ def geometry_of(data: Mapping[str, object]) -> Geometry:
             points[str(key)] = point
     polygons: dict[str, list[Point]] = {}
     for key, value in _table(raw.get("polygons")).items():
-        corners = [_point(p) for p in value] if isinstance(value, list) else []
+        corners = _corners(value)
         if len(corners) >= 3 and all(c is not None for c in corners):
             polygons[str(key)] = [c for c in corners if c is not None]
     return Geometry(points=points, polygons=polygons)
+
+
+def _corners(value: object) -> list[Point | None]:
+    """A polygon written as a list of [x, y] or, as SVG writes points, "x,y x,y ..." (one TOML
+    string reads many times faster than as many little arrays)."""
+    if not isinstance(value, str):
+        return [_point(p) for p in value] if isinstance(value, list) else []
+    try:
+        numbers = [float(n) for n in value.replace(",", " ").split()]
+    except ValueError:
+        return []
+    return list(zip(numbers[::2], numbers[1::2], strict=True)) if len(numbers) % 2 == 0 else []
 
 
 def _table(value: object) -> Mapping[str, object]:

@@ -101,3 +101,10 @@ def _inside(point: Point, polygon: Sequence[Point]) -> bool:
         if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
             inside = not inside
     return inside
+
+
+def test_polygons_may_be_written_as_svg_writes_points() -> None:
+    data = {"geometry": {"polygons": {"A": "0,0 1,0 1,1", "B": [[0, 0], [1, 0], [0, 1]], "C": "0,0 1,x 1,1",
+                                      "D": "0,0 1,0 1"}}}
+    polygons = maps.geometry_of(data).polygons
+    assert polygons == {"A": [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)], "B": [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]}
