@@ -1,5 +1,5 @@
-"""The shipped territory maps carry drawn outlines (scripts/draw_map_outlines.py): places touch
-along a border exactly when the map makes them neighbours, every outline is a simple polygon,
+"""The shipped territory maps carry drawn outlines (scripts/draw_map_outlines.py): on them, as on
+the hex maps, places touch along a border exactly when the map makes them neighbours, every outline is a simple polygon,
 and pictures of them are drawn from the stored polygons with no Voronoi cells at run time."""
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ def test_every_place_of_a_shipped_territory_map_has_an_outline_and_a_centre(name
     assert set(geometry.polygons) == set(places.places()) == set(geometry.points)
 
 
-@pytest.mark.parametrize("name", OUTLINED)
+@pytest.mark.parametrize("name", maps.ready_made())
 def test_neighbours_share_a_border_and_other_places_do_not(name: str) -> None:
+    """On every shipped map, hex maps too (drawn from their coordinates)."""
     places = maps.load(name)
     shapes = raw_shapes(places)
     touching = {pair for pair in _pairs(places) if _border(shapes, *sorted(pair))}
