@@ -35,7 +35,6 @@ from pbem.kit.maps import load  # the checkout's own pbem, not an installed one
 
 MAPS = Path(__file__).resolve().parents[1] / "rules" / "maps"
 HEADER = "# Outlines for the map pictures (written by scripts/draw_map_outlines.py; map units, y down)."
-OLD_HEADERS = (HEADER, "# Centre points for the map pictures (written by scripts/map_points.py; map units, y down).")
 WIDTH = 1000.0          # map units across the map's centre points
 
 Point = tuple[float, float]
@@ -331,8 +330,7 @@ def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
 def write(path: Path, points: Mapping[str, Point], shapes: Mapping[str, list[Point]]) -> None:
     """Replace the file's geometry tables (everything from the header down)."""
     text = path.read_text(encoding="utf-8")
-    for header in OLD_HEADERS:
-        text = re.split(r"\n*" + re.escape(header), text)[0]
+    text = re.split(r"\n*" + re.escape(HEADER), text)[0]
     centres = "\n".join(f"{p} = [{x:.1f}, {y:.1f}]" for p, (x, y) in points.items())
     outlines = "\n".join(f'{p} = "{" ".join(f"{x},{y}" for x, y in shapes[p])}"' for p in points)
     note = "# points: where labels and pieces go; polygons: each place's outline, as corners \"x,y x,y ...\"."
