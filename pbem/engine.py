@@ -709,15 +709,16 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     to = [person.email for person in people if person is not None]
     if report.public and settings.gm.email not in to:
         to.append(settings.gm.email)
+    from pbem.pictures import mail as picture_mail
+
     players = {p.email: p.id for p in settings.players} if own and not report.public else {}
     for address in to:
-        msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
-                                            now, references=(thread_root(camp.name, settings.domain),))
         shown = (own or {}).get(players.get(address, ""), picture)
-        if shown is not None:        # the PNG shown by the HTML part only: a plain-text reader gets the SVG file
-            from pbem.pictures.mail import attach_pictures
-
-            attach_pictures(msg, [shown], settings.domain)
+        pictures = [shown] if shown is not None else []    # PNG in the HTML part; a plain-text reader gets the SVG
+        msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
+                                            now, references=(thread_root(camp.name, settings.domain),),
+                                            inline_images=picture_mail.inline_images(pictures, settings.domain),
+                                            attachments=picture_mail.attachments(pictures))
         enqueue(camp.folder, msg)
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,

@@ -156,12 +156,37 @@ def load(path_or_name: str | Path, kind: str = "") -> PlaceMap:
     """The map a name or path means, built by `kind` (by default, the kind whose table the file
     has); raises MapError listing every problem."""
     path = map_path(path_or_name)
-    return build(read_map_file(path), str(path), kind)
+    return build(read_map_file(path), str(path), kind, path.parent)
 
 
-def build(data: Mapping[str, Any], source: str = "map", kind: str = "") -> PlaceMap:
-    """A map from TOML data already read (tests, positions written inline)."""
-    return _kind_of(data, source, kind).build(data, source)
+def build(data: Mapping[str, Any], source: str = "map", kind: str = "", folder: Path | None = None) -> PlaceMap:
+    """A map from TOML data already read (tests, positions written inline); a drawing the
+    geometry names (`svg`) is read from `folder` (by default the working directory)."""
+    maker = _kind_of(data, source, kind)
+    built = maker.build(data, source)
+    drawing = _table(data.get("geometry")).get("svg")
+    if drawing is None:
+        return built
+    return maker.build(_with_drawing(data, drawing, built.places(), source, folder or Path()), source)
+
+
+def _with_drawing(data: Mapping[str, Any], drawing: object, places: Sequence[str], source: str,
+                  folder: Path) -> dict[str, Any]:
+    """`data` with the outlines of the drawing `geometry.svg` names among its polygons (the
+    polygons the file writes itself win)."""
+    from pbem.kit.drawing import DrawingError, outlines
+
+    if not isinstance(drawing, str) or not drawing.endswith(".svg"):
+        raise MapError(source, [f"geometry.svg: {drawing!r} is not the name of an .svg file; "
+                                'write svg = "drawing.svg" with the file beside the map'])
+    try:
+        found = outlines(folder / drawing, places)
+    except DrawingError as exc:
+        raise MapError(source, [f"geometry.svg: {p}" for p in exc.problems]) from exc
+    geometry = dict(_table(data.get("geometry")))
+    drawn = {p: [list(c) for c in corners] for p, corners in found.items()}
+    geometry["polygons"] = drawn | dict(_table(geometry.get("polygons")))
+    return {**data, "geometry": geometry}
 
 
 def _kind_of(data: Mapping[str, Any], source: str, wanted: str) -> MapKind:
@@ -195,7 +220,8 @@ def _with_rule_systems(known: dict[str, MapKind]) -> dict[str, MapKind]:
 
 def geometry_of(data: Mapping[str, object]) -> Geometry:
     """A map file's `[geometry]` table: `points = { T1 = [x, y] }` or `polygons = { T1 = [[x, y], ...] }`
-    in map units, y growing downwards. Malformed entries are left out (the picture then falls back)."""
+    (or `T1 = "x,y x,y ..."`) in map units, y growing downwards (`build` has already turned a
+    drawing, `svg = "file.svg"`, into polygons). Malformed entries are left out (the picture then falls back)."""
     raw = data.get("geometry")
     if not isinstance(raw, Mapping):
         return Geometry()
@@ -206,10 +232,22 @@ def geometry_of(data: Mapping[str, object]) -> Geometry:
             points[str(key)] = point
     polygons: dict[str, list[Point]] = {}
     for key, value in _table(raw.get("polygons")).items():
-        corners = [_point(p) for p in value] if isinstance(value, list) else []
+        corners = _corners(value)
         if len(corners) >= 3 and all(c is not None for c in corners):
             polygons[str(key)] = [c for c in corners if c is not None]
     return Geometry(points=points, polygons=polygons)
+
+
+def _corners(value: object) -> list[Point | None]:
+    """A polygon written as a list of [x, y] or, as SVG writes points, "x,y x,y ..." (one TOML
+    string reads many times faster than as many little arrays)."""
+    if not isinstance(value, str):
+        return [_point(p) for p in value] if isinstance(value, list) else []
+    try:
+        numbers = [float(n) for n in value.replace(",", " ").split()]
+    except ValueError:
+        return []
+    return list(zip(numbers[::2], numbers[1::2], strict=True)) if len(numbers) % 2 == 0 else []
 
 
 def _table(value: object) -> Mapping[str, object]:

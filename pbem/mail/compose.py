@@ -3,7 +3,8 @@
 Every mail pbem sends is built here, through a `Letterhead` (who sends: a campaign or the
 postmaster) and `compose`: From, To, Subject, Date, Message-ID, In-Reply-To, References, the
 text part and the HTML part (Markdown with the inline STYLE), pictures shown inside the HTML
-(`InlineImage`, multipart/related, referred to as `cid:` in the Markdown) and attachments
+(`InlineImage`, multipart/related, referred to as `cid:` in the Markdown or else shown at the
+top of the HTML body) and attachments
 (multipart/mixed). The shape of a message with all of them:
 
     multipart/mixed                       only with attachments
@@ -46,7 +47,8 @@ from markdown.treeprocessors import Treeprocessor
 
 @dataclass(frozen=True)
 class InlineImage:
-    """A picture shown inside the HTML part: the Markdown shows it with `![what](cid:<cid>)`."""
+    """A picture shown inside the HTML part: where the Markdown shows it with `![what](cid:<cid>)`,
+    or else at the top of the HTML body (the text part then stays free of picture markup)."""
 
     cid: str
     """The Content-ID without its angle brackets, e.g. "map-turn-3@rift.example.org"; unique in the mail."""
@@ -54,6 +56,10 @@ class InlineImage:
     """image/png, image/svg+xml, ..."""
     data: bytes
     filename: str = ""
+    alt: str = ""
+    """Said in place of the picture where it is not shown."""
+    width: int = 0
+    """The width the HTML part shows it at (0: its own), never wider than the window."""
 
     @property
     def src(self) -> str:
@@ -353,8 +359,20 @@ def _document(mail: OutgoingMail) -> str:
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         f"<title>{html.escape(safe_header(mail.subject))}</title>{STYLE}</head>\n"
-        f"<body>\n{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n"
+        f"<body>\n{_pictures_on_top(mail)}{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n"
     )
+
+
+def _pictures_on_top(mail: OutgoingMail) -> str:
+    """The inline images the Markdown does not show itself, one paragraph each."""
+    shown = []
+    for image in mail.inline_images:
+        if image.src in mail.markdown:
+            continue
+        width = f' width="{image.width}"' if image.width > 0 else ""
+        shown.append(f'<p><img src="{html.escape(image.src)}" alt="{html.escape(safe_header(image.alt))}"{width} '
+                     'style="max-width:100%;height:auto"></p>\n')
+    return "".join(shown)
 
 
 _SAFE_URL = re.compile(r"(https?:|mailto:|cid:|[^:]*$)", re.IGNORECASE)

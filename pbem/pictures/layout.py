@@ -1,15 +1,18 @@
 """Where each place is drawn: an area (polygon) and a centre, fitted into the picture's map box.
 
-A map's own geometry wins: hex coordinates, polygons, or centre points (whose areas are their
-Voronoi cells). A map with none is laid out from its borders (`schematic`), so a game master's
-own map still gets a picture.
+A map's own geometry wins: hex coordinates, polygons (centred on the map's points when it
+gives them, else on their centroids), or centre points alone (whose areas are their Voronoi
+cells). A map with none is laid out from its borders (`schematic`), so a game master's own map
+still gets a picture.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from pbem.kit.maps import PlaceMap, Point
 from pbem.pictures.cells import Polygon, cells
@@ -21,6 +24,17 @@ SQRT3 = math.sqrt(3)
 class Shape:
     polygon: Polygon
     centre: Point
+
+    @cached_property
+    def grids(self) -> dict[float, dict[tuple[int, int], list[Point]]]:
+        """The corners by square, one grid per tolerance asked for (see `shared_border`); drawn
+        outlines have dozens of corners, and every border of a picture compares two of them."""
+        return {}
+
+    def grid(self, cell: float) -> Mapping[tuple[int, int], list[Point]]:
+        if cell not in self.grids:
+            self.grids[cell] = _grid(self.polygon, cell)
+        return self.grids[cell]
 
 
 @dataclass(frozen=True)
@@ -46,7 +60,8 @@ def raw_shapes(places: PlaceMap) -> dict[str, Shape]:
     if geometry.hexes and all(p in geometry.hexes for p in ids):
         return {p: hex_shape(*geometry.hexes[p]) for p in ids}
     if geometry.polygons and all(p in geometry.polygons for p in ids):
-        return {p: Shape(list(geometry.polygons[p]), centroid(geometry.polygons[p])) for p in ids}
+        return {p: Shape(list(geometry.polygons[p]), geometry.points.get(p) or centroid(geometry.polygons[p]))
+                for p in ids}
     points = geometry.points if geometry.points and all(p in geometry.points for p in ids) else schematic(places)
     return point_shapes({p: points[p] for p in ids})
 
@@ -66,13 +81,18 @@ def point_shapes(points: Mapping[str, Point]) -> dict[str, Shape]:
 
 
 def typical_gap(points: Sequence[Point]) -> float:
-    """The median distance from a point to its nearest other point (1.0 for a single point)."""
+    """The median distance from a point to its nearest other point (1.0 for a single point).
+    A few hundred points are compared pair by pair; past that a k-d tree (scipy, whose import
+    alone costs more than the pairs of a shipped map) finds the nearest."""
     if len(points) < 2:
         return 1.0
-    from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
+    if len(points) <= 400:
+        gaps = sorted(min(math.dist(p, q) for j, q in enumerate(points) if j != i) for i, p in enumerate(points))
+    else:
+        from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
 
-    distances, _ = cKDTree(points).query(points, k=2)
-    gaps = sorted(float(d[1]) for d in distances)
+        distances, _ = cKDTree(points).query(points, k=2)
+        gaps = sorted(float(d[1]) for d in distances)
     return gaps[len(gaps) // 2] or 1.0
 
 
@@ -159,7 +179,9 @@ def fit(shapes: Mapping[str, Shape], width: float, top: float) -> Layout:
 
 def shared_border(a: Shape, b: Shape, tolerance: float = 0.6) -> list[Point]:
     """The corners two areas share, in `a`'s order: the border drawn between them ([] if none)."""
-    common = [p for p in a.polygon if any(math.dist(p, q) <= tolerance for q in b.polygon)]
+    cell = max(tolerance, 1e-9)
+    near = b.grid(cell)
+    common = [p for p in a.polygon if _close(p, near, cell)]
     if len(common) < 2:
         return []
     idx = [a.polygon.index(p) for p in common]
@@ -168,3 +190,23 @@ def shared_border(a: Shape, b: Shape, tolerance: float = 0.6) -> list[Point]:
     gaps = [(idx[(i + 1) % len(idx)] - idx[i]) % n for i in range(len(idx))]
     start = (gaps.index(max(gaps)) + 1) % len(idx)
     return common[start:] + common[:start]
+
+
+def _grid(points: Sequence[Point], tolerance: float) -> dict[tuple[int, int], list[Point]]:
+    """Points by square of side twice the tolerance, each point in every square its circle of
+    radius `tolerance` reaches (four, a few more where rounding widens the span): the points
+    near another are then in its own square, found by one look-up instead of a look at every
+    corner of a drawn outline."""
+    cell = 2 * tolerance
+    grid: dict[tuple[int, int], list[Point]] = {}
+    for p in points:
+        xs = range(math.floor((p[0] - tolerance) / cell), math.floor((p[0] + tolerance) / cell) + 1)
+        ys = range(math.floor((p[1] - tolerance) / cell), math.floor((p[1] + tolerance) / cell) + 1)
+        for square in itertools.product(xs, ys):     # a range, not the two ends: rounding may skip one
+            grid.setdefault(square, []).append(p)
+    return grid
+
+
+def _close(p: Point, grid: Mapping[tuple[int, int], list[Point]], tolerance: float) -> bool:
+    near = grid.get((math.floor(p[0] / (2 * tolerance)), math.floor(p[1] / (2 * tolerance))), ())
+    return any(math.dist(p, q) <= tolerance for q in near)

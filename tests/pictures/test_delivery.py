@@ -10,9 +10,9 @@ from pathlib import Path
 
 from pbem.forum.discourse import Credentials, DiscourseForum
 from pbem.forum.folder import FolderForum
-from pbem.mail.compose import OutgoingMail, compose
+from pbem.mail.compose import Letterhead
 from pbem.pictures import draw, png
-from pbem.pictures.mail import attach_pictures, content_id
+from pbem.pictures.mail import attachments, content_id, inline_images
 from pbem.pictures.picture import Picture
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer
@@ -27,17 +27,18 @@ def picture() -> Picture:
     return Picture("coc-test-turn-002", svg, png(svg))
 
 
-def report(attachments: tuple[tuple[str, str, bytes], ...] = ()) -> EmailMessage:
-    mail = OutgoingMail("turn-2/report", ("anna@example.org",), "[coc-test] Round 2", "# Round 2\n\nAll quiet.",
-                        "GM <coc@example.org>", attachments=attachments)
-    return compose(mail, campaign="coc-test", domain="example.org", date=NOW)
+def report(pictures: tuple[Picture, ...], extra: tuple[tuple[str, str, bytes], ...] = ()) -> EmailMessage:
+    """A report as the engine writes it: through the one mail builder, pictures and all."""
+    head = Letterhead("coc-test", "example.org", "GM <coc@example.org>")
+    msg = head.write("turn-2/report", ("anna@example.org",), "[coc-test] Round 2", "# Round 2\n\nAll quiet.", NOW,
+                     inline_images=inline_images(pictures, "example.org"),
+                     attachments=(*extra, *attachments(pictures)))
+    return message_from_bytes(msg.as_bytes(), policy=policy.default)      # as the reader gets it
 
 
 def test_report_carries_the_png_inline_by_cid_and_the_svg_attached() -> None:
     pic = picture()
-    msg = report()
-    attach_pictures(msg, [pic], domain="example.org")
-    sent = message_from_bytes(msg.as_bytes(), policy=policy.default)      # as the reader gets it
+    sent = report((pic,))
     assert sent.get_content_type() == "multipart/mixed"
     body, svg = list(sent.iter_parts())
     assert body.get_content_type() == "multipart/alternative"
@@ -46,21 +47,34 @@ def test_report_carries_the_png_inline_by_cid_and_the_svg_attached() -> None:
     html, image = list(related.iter_parts())
     assert html.get_content_type() == "text/html" and image.get_content_type() == "image/png"
     cid = content_id(pic, "example.org")
-    assert image["Content-ID"] == cid and image.get_content_disposition() == "inline"
-    assert f'src="cid:{cid[1:-1]}"' in html.get_content()
-    assert "All quiet." in html.get_content() and "All quiet." in text.get_content()
-    assert png_size(image.get_content())[0] == 800
+    assert image["Content-ID"] == f"<{cid}>" and image.get_content_disposition() == "inline"
+    assert image.get_content() == pic.png and png_size(image.get_content())[0] == 800
+    shown = html.get_content()
+    assert f'<img src="cid:{cid}" alt="Map: coc-test-turn-002" width="800"' in shown
+    assert shown.index("<img") < shown.index("All quiet.")                 # the map first, then the report
+    assert "All quiet." in text.get_content() and "cid:" not in text.get_content()
     assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "coc-test-turn-002.svg"
-    assert svg.get_content().startswith(b"<svg")
+    assert svg.get_content_disposition() == "attachment" and svg.get_content().startswith(b"<svg")
     assert "MIME-Version" not in image and sent["MIME-Version"] == "1.0"
 
 
 def test_a_report_with_attachments_keeps_them_beside_the_svg() -> None:
-    msg = report((("sheet.txt", "text/plain", b"sheet"),))
-    attach_pictures(msg, [picture()])
-    names = [p.get_filename() for p in msg.iter_attachments()]
+    sent = report((picture(),), (("sheet.txt", "text/plain", b"sheet"),))
+    names = [p.get_filename() for p in sent.iter_attachments()]
     assert names == ["sheet.txt", "coc-test-turn-002.svg"]
-    assert msg.get_body(("related",)) is not None
+    assert sent.get_body(("related",)) is not None
+
+
+def test_a_picture_drawn_without_its_png_is_only_attached() -> None:
+    pic = picture()
+    sent = report((Picture(pic.name, pic.svg),))
+    assert [p.get_content_type() for p in sent.walk()] == [
+        "multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/svg+xml"]
+    assert "<img" not in sent.get_body(("html",)).get_content()           # type: ignore[union-attr]
+
+
+def test_a_report_without_pictures_is_the_plain_alternative() -> None:
+    assert [p.get_content_type() for p in report(()).walk()] == ["multipart/alternative", "text/plain", "text/html"]
 
 
 def test_folder_thread_keeps_the_picture_beside_the_post(tmp_path: Path) -> None:

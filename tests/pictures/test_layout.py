@@ -120,7 +120,8 @@ def test_the_shipped_territory_maps_carry_centre_points() -> None:
         geometry = maps.load(name).geometry()
         assert geometry.points, name
     rift = maps.load("rift_valley").geometry().points
-    assert rift["T1"] == (0.0, 0.0) and rift["T24"][1] < rift["T8"][1] < rift["T2"][1] < 0   # north is up
+    assert rift["T24"][1] < rift["T8"][1] < rift["T2"][1] < rift["T1"][1]                   # north is up
+    assert rift["T1"] == (500.0, 500.0)                                                      # the Maw in the middle
     standard = maps.load("standard").geometry().points
     assert standard["LON"][0] < standard["BER"][0] < standard["MOS"][0]                          # west to east
     assert standard["STP"][1] < standard["ROM"][1]                                               # north to south
