@@ -2,9 +2,9 @@
 maintained Rust renderer), with the bundled DejaVu Sans only, so every machine draws the same.
 
 The PNG keeps at most 256 colours (an indexed PNG, a third of the bytes of resvg's RGBA),
-so a report mail with its map stays small. Rasterising costs half a second, and one stage's
-picture goes to every player (and `pbem render`, the forum and a re-run tick draw it again), so
-a process keeps the PNGs of the last few SVG texts it rasterised.
+so a report mail with its map stays small. Rasterising costs half a second, and a tick run again
+after a crash or `pbem render` draws the same SVG again, so a process keeps the PNGs of the last
+SVG texts it rasterised.
 """
 
 from __future__ import annotations
@@ -13,11 +13,16 @@ import hashlib
 import io
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
 COLOURS = 256          # an indexed PNG's most
-KEPT = 32              # PNGs remembered, by SVG text: ~70 KB each
+KEPT = 64              # PNGs remembered, by SVG text: ~70 KB each
 
 
 class PictureError(RuntimeError):
@@ -63,15 +68,21 @@ def fewer_colours(data: bytes) -> bytes:
     from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
 
     with Image.open(io.BytesIO(data)) as image:
-        pixels = np.asarray(image.convert("RGB"), dtype=np.uint32)
-    keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
-    colours, where, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    rgb = np.stack([(colours >> shift) & 255 for shift in (16, 8, 0)], axis=1)
-    kept = rgb[np.argsort(-counts, kind="stable")[:COLOURS]]
-    _, nearest = cKDTree(kept).query(rgb)          # a kept colour is its own nearest
-    index = nearest.astype(np.uint8)[where.reshape(-1)]
-    indexed = Image.frombytes("P", (pixels.shape[1], pixels.shape[0]), index.tobytes())
+        rgb = image.convert("RGB")
+    counted = sorted(rgb.getcolors(rgb.width * rgb.height) or [], key=lambda c: c[0], reverse=True)
+    colours = np.array([colour for _, colour in counted], dtype=np.int64).reshape(-1, 3)
+    kept = colours[:COLOURS]
+    _, nearest = cKDTree(kept).query(colours)      # a kept colour is its own nearest
+    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by 0xRRGGBB
+    table[_packed(colours)] = nearest
+    index = table[_packed(np.asarray(rgb, dtype=np.int64))]
+    indexed = Image.frombytes("P", rgb.size, index.tobytes())
     indexed.putpalette(kept.astype(np.uint8).tobytes())
     out = io.BytesIO()
     indexed.save(out, format="PNG")
     return out.getvalue()
+
+
+def _packed(rgb: NDArray[np.int64]) -> NDArray[np.signedinteger[Any]]:
+    """0xRRGGBB of each colour in an array whose last axis is (red, green, blue)."""
+    return (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
