@@ -35,13 +35,12 @@ _done: OrderedDict[bytes, bytes] = OrderedDict()
 def png(svg: str) -> bytes:
     """The SVG rasterised at its own size, on white, in at most 256 colours."""
     key = hashlib.sha256(svg.encode("utf-8")).digest()
-    data = _done.get(key)
+    data = _done.pop(key, None)
     if data is None:
         data = fewer_colours(rasterise(svg))
-        _done[key] = data
-        while len(_done) > KEPT:
-            _done.popitem(last=False)
-    _done.move_to_end(key)
+    _done[key] = data                              # the most recently used last
+    while len(_done) > KEPT:
+        _done.popitem(last=False)
     return data
 
 

@@ -45,3 +45,12 @@ def test_only_the_last_few_pngs_are_kept() -> None:
         png(TINY.format(turn + 1))
     again = png(TINY.format(0))
     assert again is not first and again == first
+
+
+def test_a_png_used_again_is_kept_longest() -> None:
+    first = png(TINY.format("a"))
+    for turn in range(KEPT - 1):
+        png(TINY.format(turn + 100))
+    assert png(TINY.format("a")) is first          # the most recently used now
+    png(TINY.format("b"))                          # one past the limit: the oldest other goes
+    assert png(TINY.format("a")) is first
