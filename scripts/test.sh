@@ -2,7 +2,8 @@
 # Install what the tests need (the package, pytest, aiosmtpd, mypy, ruff, and Dovecot when it is
 # missing), check types (mypy --strict) and lint (ruff), and run the tests. The mail tests start
 # their own Dovecot and SMTP relay on 127.0.0.1; they fail (never skip) when Dovecot is missing.
-# Leave them out on purpose with: -m "not mailserver"
+# Leave them out on purpose with: -m "not mailserver". The tests run on every CPU (pytest-xdist);
+# pass -n 0 to run them in this one process (e.g. to use a debugger).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +34,7 @@ python3 -m mypy                          # strict, on pbem/ (settings in pyproje
 typed=$?
 python3 -m ruff check pbem tests bench   # the rule set chosen in pyproject.toml
 linted=$?
-python3 -m pytest "$@"
+python3 -m pytest -n auto --dist loadgroup "$@"   # loadgroup: see tests/conftest.py
 code=$?
 set -e
 if [ "$code" = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi

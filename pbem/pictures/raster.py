@@ -1,20 +1,51 @@
 """PNG from a picture's SVG, by resvg (resvg-py: a wheel with no system libraries; MIT, on the
-maintained Rust renderer), with the bundled DejaVu Sans only, so every machine draws the same."""
+maintained Rust renderer), with the bundled DejaVu Sans only, so every machine draws the same.
+
+The PNG keeps at most 256 colours (an indexed PNG, a third of the bytes of resvg's RGBA),
+so a report mail with its map stays small. Rasterising costs half a second, and a tick run again
+after a crash or `pbem render` draws the same SVG again, so a process keeps the PNGs of the last
+SVG texts it rasterised.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import io
+from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
+COLOURS = 256          # an indexed PNG's most
+KEPT = 64              # PNGs remembered, by SVG text: ~70 KB each
 
 
 class PictureError(RuntimeError):
     """A picture that could not be made (one line, for the game master)."""
 
 
+_done: OrderedDict[bytes, bytes] = OrderedDict()
+
+
 def png(svg: str) -> bytes:
-    """The SVG rasterised at its own size, on white."""
+    """The SVG rasterised at its own size, on white, in at most 256 colours."""
+    key = hashlib.sha256(svg.encode("utf-8")).digest()
+    data = _done.pop(key, None)
+    if data is None:
+        data = fewer_colours(rasterise(svg))
+    _done[key] = data                              # the most recently used last
+    while len(_done) > KEPT:
+        _done.popitem(last=False)
+    return data
+
+
+def rasterise(svg: str) -> bytes:
+    """resvg's own PNG (RGBA)."""
     import resvg_py
 
     try:
@@ -24,3 +55,33 @@ def png(svg: str) -> bytes:
     except ValueError as exc:
         raise PictureError(f"the map picture could not be rasterised: {exc}") from exc
     return bytes(data)
+
+
+def fewer_colours(data: bytes) -> bytes:
+    """The PNG with a palette of its 256 commonest colours: the large flat areas, the owners'
+    colours among them, keep their exact colour; only the rare anti-aliased edge pixels move to
+    the nearest entry. No dithering: it would speckle the areas. Pillow reads and writes the
+    PNG; the palette is chosen here because Pillow's own mapping to a palette is approximate."""
+    import numpy as np
+    from PIL import Image
+    from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
+
+    with Image.open(io.BytesIO(data)) as image:
+        rgb = image.convert("RGB")
+    counted = sorted(rgb.getcolors(rgb.width * rgb.height) or [], key=lambda c: c[0], reverse=True)
+    colours = np.array([colour for _, colour in counted], dtype=np.int64).reshape(-1, 3)
+    kept = colours[:COLOURS]
+    _, nearest = cKDTree(kept).query(colours)      # a kept colour is its own nearest
+    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by 0xRRGGBB
+    table[_packed(colours)] = nearest
+    index = table[_packed(np.asarray(rgb, dtype=np.int64))]
+    indexed = Image.frombytes("P", rgb.size, index.tobytes())
+    indexed.putpalette(kept.astype(np.uint8).tobytes())
+    out = io.BytesIO()
+    indexed.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _packed(rgb: NDArray[np.int64]) -> NDArray[np.signedinteger[Any]]:
+    """0xRRGGBB of each colour in an array whose last axis is (red, green, blue)."""
+    return (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]

@@ -71,26 +71,31 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def read_png(data: bytes) -> Image:
-    """Decode an 8-bit RGBA or RGB, non-interlaced PNG (what resvg writes)."""
+    """Decode a non-interlaced PNG: 8-bit RGBA or RGB (what resvg writes) or indexed, 1 to 8 bits
+    a pixel (what the palette reduction writes)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, header = 8, b"", b""
+    pos, idat, header, palette = 8, b"", b"", b""
     while pos < len(data):
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         chunk = data[pos + 8:pos + 8 + length]
         header = chunk if kind == b"IHDR" else header
+        palette = chunk if kind == b"PLTE" else palette
         idat += chunk if kind == b"IDAT" else b""
         pos += 12 + length
     width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
-    step = 4 if colour == 6 else 3
+    indexed = colour == 3 and depth in (1, 2, 4, 8)
+    assert (indexed or (depth == 8 and colour in (2, 6))) and interlace == 0, (depth, colour, interlace)
+    step = {6: 4, 2: 3, 3: 1}[colour]                  # bytes a pixel, as the filters count them
+    size = (width * depth + 7) // 8 if indexed else width * step
     raw = zlib.decompress(idat)
     rows: list[bytes] = []
-    previous = bytearray(width * step)
+    previous = bytearray(size)
     for y in range(height):
-        start = y * (width * step + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + width * step])
+        start = y * (size + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + size])
         _unfilter(kind, line, previous, step)
-        rows.append(bytes(line) if step == 4 else _rgba(line))
+        rgba = _from_palette(line, depth, width, palette) if indexed else bytes(line) if step == 4 else _rgba(line)
+        rows.append(rgba)
         previous = line
     return Image(width, height, rows)
 
@@ -114,6 +119,15 @@ def _unfilter(kind: int, line: bytearray, prev: bytearray, step: int) -> None:
 
 def _rgba(line: bytearray) -> bytes:
     return b"".join(bytes(line[i:i + 3]) + b"\xff" for i in range(0, len(line), 3))
+
+
+def _from_palette(line: bytearray, depth: int, width: int, palette: bytes) -> bytes:
+    colours = [palette[i:i + 3] + b"\xff" for i in range(0, len(palette), 3)]
+    if depth == 8:
+        return b"".join(colours[i] for i in line)
+    per_byte, mask = 8 // depth, (1 << depth) - 1
+    index = [(line[x // per_byte] >> (8 - depth * (x % per_byte + 1))) & mask for x in range(width)]
+    return b"".join(colours[i] for i in index)
 
 
 def hex_colour(rgb: tuple[int, int, int]) -> str:
