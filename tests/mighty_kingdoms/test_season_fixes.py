@@ -1,0 +1,56 @@
+"""Defects the season simulation (tests/season) found in Mighty Kingdoms, each proved by the clause it broke."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from pbem.kit.dice import ScriptedDice
+from pbem.rulesets.base import Context
+from pbem.rulesets.mighty_kingdoms import steps, window_battle
+from pbem.rulesets.mighty_kingdoms.model import BATTLE, MKState
+from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
+from tests.mighty_kingdoms import helpers_setup
+from tests.mighty_kingdoms.helpers_battle import NOW, army, board, lines, player, state_of, view_of
+
+DEADLINE = NOW + timedelta(days=7)
+
+
+def battle_at_t() -> MKState:
+    """A1 (Red) and B1 (Blue) in T, which is B's; A owns P next to it, B owns R."""
+    state = state_of(["a", "b"], {"T": "b", "P": "a", "R": "b"}, {"T": "village"})
+    army(state, "A1", "T")
+    army(state, "B1", "T")
+    assert steps.month_goes_on(view_of(state, board([("T", "P"), ("T", "R"), ("P", "R")])), ScriptedDice([]),
+                               []) == BATTLE
+    return state
+
+
+def report(state: MKState, pid: str, text: str, now: datetime = NOW) -> None:
+    view = view_of(state, board([("T", "P"), ("T", "R"), ("P", "R")]), now, DEADLINE)
+    parsed = window_battle.parse(view, player(pid), lines(text))
+    window_battle.resolve(view, {pid: parsed.payload}, ScriptedDice([]))
+
+
+def pending(tmp_path: Path, state: MKState) -> list[str]:
+    """`pbem status`'s GM tasks for a campaign holding `state`."""
+    camp = helpers_setup.campaign(tmp_path)
+    return RULESET.gm_pending(Context(camp.settings, RULESET.dump_state(state), NOW))
+
+
+def test_mk_pbm_7_status_names_a_disputed_battle_and_the_ruling_it_waits_for(tmp_path: Path) -> None:
+    state = battle_at_t()
+    report(state, "a", "RESULT WIN Red\nMEDALS NONE\nSCARS NONE")
+    report(state, "b", "RESULT WIN Blue\nMEDALS NONE\nSCARS NONE")
+    assert state.battle.awaiting_gm == ["Y1M1-B1"]
+    assert pending(tmp_path, state) == [
+        "battle Y1M1-B1 waits for your ruling: RESULT Y1M1-B1 WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"]
+
+
+def test_mk_pbm_7_status_names_a_single_report_waiting_out_the_gm_grace(tmp_path: Path) -> None:
+    state = battle_at_t()
+    report(state, "a", "RESULT WIN Red\nMEDALS NONE\nSCARS NONE", DEADLINE)
+    assert state.battle.grace_until
+    assert pending(tmp_path, state) == [
+        "battle Y1M1-B1 has one report, applied at 2026-06-09 12:00 unless you rule first: "
+        "RESULT Y1M1-B1 WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"]
