@@ -331,5 +331,8 @@ class Conquest:
         return ["FINISH the season has run long enough; the largest empires lead"]
 
 
-AGENTS: dict[str, type] = {"daemon_rift": DaemonRift, "diplomacy": Diplomacy, "conquest": Conquest}
+from tests.season.agent_mk import MightyKingdoms  # noqa: E402  (it builds on the helpers above)
+
+AGENTS: dict[str, type] = {"daemon_rift": DaemonRift, "diplomacy": Diplomacy, "conquest": Conquest,
+                           "mighty_kingdoms": MightyKingdoms}
 STEP_CHOICES = (timedelta(hours=6), timedelta(hours=12), timedelta(days=1), timedelta(days=2))
