@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from pbem.envelope import read_envelope
 from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.base import Context
 from pbem.rulesets.mighty_kingdoms import steps, window_battle
@@ -54,3 +55,14 @@ def test_mk_pbm_7_status_names_a_single_report_waiting_out_the_gm_grace(tmp_path
     assert pending(tmp_path, state) == [
         "battle Y1M1-B1 has one report, applied at 2026-06-09 12:00 unless you rule first: "
         "RESULT Y1M1-B1 WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"]
+
+
+def test_mk_pbm_8_a_recruit_list_closed_by_end_list_reaches_window_w1_with_the_lines_after_it() -> None:
+    """A bare END ends a mail's orders (README); "END LIST", which closes a RECRUIT's list block in
+    window W1, ended the whole mail: the recruit was refused and the lines after it were lost."""
+    mail = ("PLAYER red SECRET\nRECRUIT T9\nLIST Reserve\nSpearmen | Inf | 5 4+ - 4+ 12 14/16 | Phalanx | 100\n"
+            "END LIST\nTITHE Blue 1g 0f\nEND\nthanks, Anna")
+    env = read_envelope("[mk] winter", mail)
+    assert [line for _, line in env.lines] == ["RECRUIT T9", "LIST Reserve",
+                                               "Spearmen | Inf | 5 4+ - 4+ 12 14/16 | Phalanx | 100", "END LIST",
+                                               "TITHE Blue 1g 0f"]
