@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from pbem.envelope import read_envelope
 from pbem.kit.dice import ScriptedDice
-from pbem.rulesets.base import Context
+from pbem.reports import render
+from pbem.rulesets.base import Context, Stage
 from pbem.rulesets.mighty_kingdoms import steps, window_battle
 from pbem.rulesets.mighty_kingdoms.model import BATTLE, MKState
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
@@ -66,3 +69,19 @@ def test_mk_pbm_8_a_recruit_list_closed_by_end_list_reaches_window_w1_with_the_l
     assert [line for _, line in env.lines] == ["RECRUIT T9", "LIST Reserve",
                                                "Spearmen | Inf | 5 4+ - 4+ 12 14/16 | Phalanx | 100", "END LIST",
                                                "TITHE Blue 1g 0f"]
+
+
+@pytest.mark.parametrize(("kind", "default"), [
+    ("orders", "Without orders your lowest army ids DEFEND."),
+    ("battle", "Without your report the other side's report is applied once the game master's grace is over"),
+    ("purchases", "Without a mail you buy nothing, tithe nothing and send no quest."),
+    ("deployment", "Without DEPLOY lines an army already in a settlement of yours with room stays")])
+def test_mk_pbm_8_a_reminder_names_the_windows_own_default(tmp_path: Path, kind: str, default: str) -> None:
+    """MK-PBM-2/7/8/10: the reminder said "Without orders your tokens hold" (Daemon Rift's words) in every window."""
+    camp = helpers_setup.campaign(tmp_path)
+    person = camp.settings.player("a")
+    stage = Stage(kind, f"Year 1, month 3: {kind}", 3, ("a",), kind)
+    text = render(RULESET.templates, "reminder", {"campaign": camp.settings, "player": person, "stage": stage,
+                                                  "deadline": DEADLINE, "schedule": camp.settings.schedule,
+                                                  "now": NOW}, camp.folder)
+    assert default in text and "tokens" not in text
