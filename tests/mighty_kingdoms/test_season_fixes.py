@@ -11,9 +11,11 @@ from pbem.envelope import read_envelope
 from pbem.kit.dice import ScriptedDice
 from pbem.reports import render
 from pbem.rulesets.base import Context, Stage
-from pbem.rulesets.mighty_kingdoms import steps, window_battle
-from pbem.rulesets.mighty_kingdoms.model import BATTLE, MKState
+from pbem.rulesets.mighty_kingdoms import rules as rulesmod
+from pbem.rulesets.mighty_kingdoms import setup, steps, window_battle
+from pbem.rulesets.mighty_kingdoms.model import BATTLE, WINTER, Calendar, MKState
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
+from pbem.rulesets.mighty_kingdoms.tiles import campaign_map
 from tests.mighty_kingdoms import helpers_setup
 from tests.mighty_kingdoms.helpers_battle import NOW, army, board, lines, player, state_of, view_of
 
@@ -85,3 +87,16 @@ def test_mk_pbm_8_a_reminder_names_the_windows_own_default(tmp_path: Path, kind:
                                                   "deadline": DEADLINE, "schedule": camp.settings.schedule,
                                                   "now": NOW}, camp.folder)
     assert default in text and "tokens" not in text
+
+
+def test_mk_yr_1_a_shorter_summer_numbers_its_turns_without_a_gap() -> None:
+    """With campaign.summer_months = 3 the winter came as turn 7 after month 3's turn 3: turns 4 to 6
+    were never played, and the engine's history had a gap."""
+    state = setup.new_state(campaign_map("mk_three_realms"), rulesmod.load({"campaign": {"summer_months": 3}}),
+                            [("a", "Red"), ("b", "Blue"), ("c", "Green")])
+    turns = []
+    for year, month in ((1, 1), (1, 2), (1, 3), (1, WINTER), (2, 1), (2, WINTER)):
+        state.calendar.year, state.calendar.month = year, month
+        turns.append(state.calendar.turn)
+    assert turns == [1, 2, 3, 4, 5, 8]
+    assert Calendar(2, WINTER).turn == 14                    # the rules' six months: seven turns a year
