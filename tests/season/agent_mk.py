@@ -1,6 +1,7 @@
 """Simulated kingdoms and GM of a Mighty Kingdoms season (tests/season/agents.py lists it).
 
-Three kingdoms on the three-realm map play one campaign year (quick) or two: window S with a
+Three kingdoms on the three-realm map play one campaign year of three summer months (quick, on
+the starting tiles nearest each other) or two full years: window S with a
 list, starting tiles, ring and army place; the GM approves (or sends a list back); each summer
 month every kingdom orders its armies (mostly Moves towards unexplored tiles and its enemies,
 so exploration and battles come); both sides of a battle report the result they draw from the
@@ -28,16 +29,18 @@ QUEST_TYPES = ["chance", "speed", "agility", "courage", "endurance", "combat"]
 
 
 class MightyKingdoms:
-    """Three kingdoms; the campaign ends by itself after campaign.years (1 quick, else 2)."""
+    """Three kingdoms; the campaign ends by itself after campaign.years: quick seasons play one year
+    of three summer months (a battle and a reform come by the second), the long ones two full years."""
 
     max_ticks = 400
 
     def __init__(self, quick: bool = False) -> None:
+        self.quick = quick
         self.setup = Setup("mk_three_realms", players([("red", "Red Realm", "R"), ("blue", "Blue March", "B"),
                                                        ("green", "Green Hold", "G")]),
                            SCHEDULE | {"setup": "3d", "lists": "2d", "orders": "2d", "battle": "3d",
                                        "purchases": "2d", "deployment": "2d"},
-                           {"campaign": {"years": 1 if quick else 2}})
+                           {"campaign": {"years": 1, "summer_months": 3} if quick else {"years": 2}})
 
     def _view(self, season: Season) -> Any:
         from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
@@ -54,6 +57,8 @@ class MightyKingdoms:
         from pbem.rulesets.mighty_kingdoms import tiles
 
         starts = tiles.starting_tiles(view.map)
+        if self.quick:            # the three starting tiles 3 apart: a battle comes in a short summer
+            starts = sorted(starts, key=lambda t: (view.map.distance(t, starts[0]) > 3, t))[:3]
         units = LIST + ([TOO_BIG] if rng.random() < 0.1 else [])    # an over-limit list: refused in the ack
         ring = rng.sample(LAYOUT, len(LAYOUT))
         army = rng.choice(["capital", *(d for d, k in zip(("NE", "E", "SE", "SW", "W", "NW"), ring, strict=True)
@@ -77,12 +82,12 @@ class MightyKingdoms:
             unexplored = [t for t in around if not state.explored(t)]
             spot = state.tile(army.tile)
             roll = rng.random()
-            if spot.settlement and spot.owner != pid and roll < 0.5:
+            if spot.settlement and spot.owner != pid and roll < 0.3:
                 lines.append(f"{army.id} RAZE")
-            elif around and enemies and roll < 0.5:
+            elif around and enemies and roll < 0.9:        # march on the nearest enemy: battles come
                 goal = min(enemies, key=lambda e: (gmap.distance(army.tile, e), e))
                 lines.append(f"{army.id} MOVE {min(around, key=lambda n: (gmap.distance(n, goal), n))}")
-            elif (unexplored or around) and roll < 0.9:
+            elif (unexplored or around) and roll < 0.95:
                 lines.append(f"{army.id} MOVE {rng.choice(unexplored or around)}")
             else:
                 lines.append(f"{army.id} DEFEND")

@@ -5,7 +5,8 @@ and chooses plausible legal orders at random, from the season's seeded generator
 tokens hold or move to a neighbouring territory and report battles (sometimes disagreeing),
 Diplomacy units hold, move or support among legal adjacencies and build or disband as owed,
 Conquest empires pick capitals, events and challenges, set battles up, report results and claim
-neighbouring tiles. Every agent also fills in what the GM is asked to rule (`pbem status`'s
+neighbouring tiles; Mighty Kingdoms (tests/season/agent_mk.py) kingdoms set up, march, report battles
+and spend their winters. Every agent also fills in what the GM is asked to rule (`pbem status`'s
 "waiting for the GM" tasks), names one typo the GM makes, and says when the GM ends the game.
 """
 
