@@ -4,7 +4,7 @@
     CAMPAIGN rift-demo                         <- or a CAMPAIGN line, above the orders
     PLAYER red K7QD-M2XP-4TRA-9B2C-WZ5E        <- player id, faction or name, then the secret
     R-1 M T5                                   <- everything else goes to the rule system
-    END                                        <- optional; nothing after it is read
+    END                                        <- optional, alone on its line; nothing after it is read
 
 Engine commands, on a line of their own: HELP, STATUS, CLEAR (withdraw the
 orders on file), PASSWORD <new secret>. The game master signs with
@@ -63,7 +63,7 @@ def read_envelope(subject: str, text: str) -> Envelope:
             continue
         word, _, rest = line.partition(" ")
         keyword = word.upper()
-        if keyword == "END":
+        if keyword == "END" and not rest.strip():    # "END LIST" closes a rule system's block, not the mail
             break
         if keyword == "CAMPAIGN" and not env.lines and (name := _campaign_name(rest)):
             env.campaign_line = env.campaign_line or name

@@ -5,7 +5,8 @@ and chooses plausible legal orders at random, from the season's seeded generator
 tokens hold or move to a neighbouring territory and report battles (sometimes disagreeing),
 Diplomacy units hold, move or support among legal adjacencies and build or disband as owed,
 Conquest empires pick capitals, events and challenges, set battles up, report results and claim
-neighbouring tiles. Every agent also fills in what the GM is asked to rule (`pbem status`'s
+neighbouring tiles; Mighty Kingdoms (tests/season/agent_mk.py) kingdoms set up, march, report battles
+and spend their winters. Every agent also fills in what the GM is asked to rule (`pbem status`'s
 "waiting for the GM" tasks), names one typo the GM makes, and says when the GM ends the game.
 """
 
@@ -331,5 +332,8 @@ class Conquest:
         return ["FINISH the season has run long enough; the largest empires lead"]
 
 
-AGENTS: dict[str, type] = {"daemon_rift": DaemonRift, "diplomacy": Diplomacy, "conquest": Conquest}
+from tests.season.agent_mk import MightyKingdoms  # noqa: E402  (it builds on the helpers above)
+
+AGENTS: dict[str, type] = {"daemon_rift": DaemonRift, "diplomacy": Diplomacy, "conquest": Conquest,
+                           "mighty_kingdoms": MightyKingdoms}
 STEP_CHOICES = (timedelta(hours=6), timedelta(hours=12), timedelta(days=1), timedelta(days=2))

@@ -102,11 +102,14 @@ class Calendar:
     year: int = 1
     month: int = 0                # 0 = setup, 1..6 = summer months, WINTER = winter
     window: str = SETUP
+    summer: int = 6               # campaign.summer_months, so a shorter summer numbers its turns on without a gap
 
     @property
     def turn(self) -> int:
-        """The engine's turn number: setup is 0, then seven per year (six months and a winter)."""
-        return 0 if self.month == 0 else (self.year - 1) * WINTER + self.month
+        """The engine's turn number: setup is 0, then one per summer month and one for the winter
+        (seven a year with the rules' six months)."""
+        month = self.summer + 1 if self.month == WINTER else self.month
+        return 0 if self.month == 0 else (self.year - 1) * (self.summer + 1) + month
 
 
 @dataclass

@@ -91,7 +91,7 @@ def _calendar(reader: Reader, state: MKState) -> None:
     month = reader.number("month", data.get("month", 1), 1, WINTER)
     if month != WINTER and month > months:
         reader.bad("month", f"{month}: a summer has {months} months here; {WINTER} is the winter")
-    state.calendar = Calendar(year, month, PURCHASES if month == WINTER else ORDERS)
+    state.calendar = Calendar(year, month, PURCHASES if month == WINTER else ORDERS, months)
     order = list(data.get("order", []))
     if sorted(map(str, order)) != sorted(reader.players):
         reader.bad("order", f"{order!r} must name every player once ({', '.join(reader.players)}), first to act first")

@@ -7,6 +7,7 @@ must be a whole number and every dice spec. All problems are reported at once wi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,12 +31,16 @@ COUNTS: dict[str, int] = {
     "quests.max_adjust": 0, "artefacts.max_per_unit": 1,
 }
 DICE = ("exploration.dice", "medals.dice", "scars.dice", "quests.die")
+_CHECKED: dict[str, tuple[str, ...]] = {}     # overrides (as JSON) -> the problems of their rule book
 
 
 def load(overrides: Mapping[str, Any] | None = None) -> RuleBook:
     """The rule book, checked: every problem is reported at once."""
     book = load_rules(SYSTEM, overrides)
-    problems = _check(book)
+    key = json.dumps(overrides or {}, sort_keys=True, default=str)
+    if key not in _CHECKED:          # every hook reads the rule book: check each campaign's book once
+        _CHECKED[key] = tuple(_check(book))
+    problems = list(_CHECKED[key])
     if problems:
         raise RulesError(problems)
     return book

@@ -105,10 +105,13 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
         return {"first_step": setup_help.welcome_text(view)}
 
     def gm_pending(self, ctx: Context) -> list[str]:
-        """Army lists waiting for the GM (MK-PBM-13) and lists still owed (MK-PBM-1)."""
+        """Army lists waiting for the GM (MK-PBM-13), lists still owed (MK-PBM-1) and battles waiting
+        for his ruling or his grace (MK-PBM-7)."""
         state = self.load_state(ctx.game)
         names = {p: k.name for p, k in state.kingdoms.items()}
-        return ([f"approve the army list of {names[p]}: APPROVE {p} (or REJECT {p} <reason>)"
+        battles = window_battle.gm_pending(self.view(ctx)) if state.calendar.window == BATTLE else []
+        return (battles +
+                [f"approve the army list of {names[p]}: APPROVE {p} (or REJECT {p} <reason>)"
                  for p in state.setup.pending] +
                 [f"the army list {names[p]} still owes: SETLIST {p} <unit> ; <unit> ... or NOARMY {p} if it never "
                  "comes" for p in state.setup.missing])

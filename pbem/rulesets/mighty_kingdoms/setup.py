@@ -50,6 +50,7 @@ def new_state(gmap: HexMap, rules: RuleBook, players: Sequence[tuple[str, str]])
     if problems:
         raise ValueError("; ".join(problems))
     state = MKState()
+    state.calendar.summer = rules["campaign.summer_months"]
     for player, name in players:
         state.kingdoms[player] = Kingdom(player, name, gold=rules["setup.start_gold"], food=rules["setup.start_food"])
     return state

@@ -153,9 +153,14 @@ def combine(view: MKView, previous: Payload, new: Payload) -> dict[str, Any]:
 
 
 def gm_pending(view: MKView) -> list[str]:
-    """What waits for the GM in window B, each with the command that settles it."""
-    return [f"battle {ident} waits for your ruling: RESULT {ident} WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"
-            for ident in view.state.battle.awaiting_gm]
+    """What waits for the GM in window B, each with the command that settles it: the battles he must
+    rule, and those whose single report waits out his grace (the window stays open past its deadline
+    for them, and `pbem status` must say why)."""
+    phase = view.state.battle
+    ruling = "RESULT {} WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"
+    return ([f"battle {ident} waits for your ruling: " + ruling.format(ident) for ident in phase.awaiting_gm] +
+            [f"battle {ident} has one report, applied at {until[:16].replace('T', ' ')} unless you rule first: "
+             + ruling.format(ident) for ident, until in phase.grace_until.items() if ident not in phase.awaiting_gm])
 
 
 # -- who owes, and when the window may close -----------------------------------------------------------
