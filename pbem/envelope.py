@@ -63,8 +63,8 @@ def read_envelope(subject: str, text: str) -> Envelope:
             continue
         word, _, rest = line.partition(" ")
         keyword = word.upper()
-        if keyword == "END":
-            break
+        if keyword == "END" and not rest.strip():
+            break                           # a bare END closes the orders; `END LIST` closes a block inside them
         if keyword == "CAMPAIGN" and not env.lines and (name := _campaign_name(rest)):
             env.campaign_line = env.campaign_line or name
         elif keyword in ("PLAYER", "FACTION") and rest:
