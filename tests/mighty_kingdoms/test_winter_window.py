@@ -227,7 +227,8 @@ def test_mk_w1_call_shows_stock_fortresses_towers_and_the_pool() -> None:
     assert "| Albion | a | 1 | 3 | 6 of 6 | F | W |" in text
     assert "| Brennia | b | 2 | 2 | 1 of 6 | none | none |" in text
     assert "a city on a village: 1 gold and 1 food" in text and "for 1 food" in text
-    assert "TITHE Brennia 1g 0f for the bridge" in text
+    assert "TITHE <kingdom> <gold>g <food>f" in text and "`TITHE Brennia 1g 0f`" in text
+    assert "`RECRUIT F`" in text and "`QUEST <tower> <army>.<unit>" in text
 
 
 # -- resolve -----------------------------------------------------------------------------------------

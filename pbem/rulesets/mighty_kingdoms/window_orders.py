@@ -249,7 +249,7 @@ def call(view: MKView) -> dict[str, Any]:
     given = [{"kingdom": state.kingdoms[o.player].name, "order": orders.text(o), "default": o.default}
              for o in scratch.orders]
     return {"allowance": scratch.allowance, "per_cycle": per_cycle(view), "cycle": scratch.cycle + 1,
-            "armies": armies, "given": given}
+            "armies": armies, "given": given, "standing": list(standing.SYNTAX.values())}
 
 
 chronicle.CALLS[ORDERS] = call
