@@ -168,7 +168,7 @@ def test_mk_w1_bad_lines_each_get_a_specific_problem() -> None:
 
 def test_mk_arm_4_unreadable_unit_lines_are_quoted_and_the_recruit_is_not_taken() -> None:
     parsed = read(f"RECRUIT F DISBAND A4\nLIST\n{INFANTRY}\nGoblins | Inf | 5 5+ - 3+ x 10/12 | | 50\nEND LIST")
-    assert reasons(parsed) == [(4, "Att 'x' must be a number like 4+ or -"),
+    assert reasons(parsed) == [(4, "Att \u201cx\u201d must be a number like 4+ or -"),
                                (1, "some unit lines of its list cannot be read (see them below); the recruit is "
                                    "not taken")]
     assert parsed.payload["purchases"] == []
