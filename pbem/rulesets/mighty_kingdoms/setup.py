@@ -66,7 +66,8 @@ def map_problems(gmap: HexMap, players: int) -> list[str]:
 
 def roll_order(state: MKState, dice: Dice, section: Section) -> list[str]:
     """MK-SET-1: a D6 roll-off in the order of the player list sets the initial player order."""
-    state.order = player_order.roll_off(list(state.kingdoms), dice, "initial player order", section)
+    kingdoms = {p: k.name for p, k in state.kingdoms.items()}
+    state.order = player_order.roll_off(list(state.kingdoms), dice, "initial player order", section, kingdoms)
     state.setup.rolled = True
     names = ", ".join(state.kingdoms[p].name for p in state.order)
     section.add(f"The initial player order is {names} (MK-SET-1); it holds until the first Reform.")
