@@ -251,8 +251,9 @@ def test_mk_arm_4_recruited_lists_go_to_the_gm_for_composition() -> None:
     state = board()
     parsed = read(RECRUIT_F, state)
     out = window_purchases.PHASE.resolve(view_of(state, GMAP), {"a": parsed.payload}, ScriptedDice([]))
-    assert out.gm_alerts == ["Albion recruited A8 at F (310 points, 3 units): points and forbidden units were "
-                             "checked; please confirm its Kings of War composition"]
+    assert out.gm_alerts == ["Albion recruited A8 at F (310 points, 3 units): pbem checked its points and forbidden "
+                             "units; check the rest of its Kings of War composition and settle any problem with the "
+                             "player (the army stands as recruited)"]
 
 
 def test_mk_pbm_8_no_submission_at_all_buys_nothing() -> None:
