@@ -64,6 +64,8 @@ def test_demo_reports_exploration_a_battle_its_results_and_the_reform(demo: Path
     assert "BLUE1 moves to T34 (Kelmere) (as reported) and is on its side" in month2
     assert "## Reform" in month2 and "1 leftover medal, D6 = " in month2 and "1 leftover scar, D6 = " in month2
     assert "- medal roll for GREEN1.U1: D6 = " in month2
+    assert "Armies on their side stand up: BLUE1" in month2
+    assert "Month 2 was the last summer month of year 1: winter begins" in month2
 
 
 def test_demo_winter_builds_recruits_tithes_refuses_the_quest_and_deploys(demo: Path) -> None:
