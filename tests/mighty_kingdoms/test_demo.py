@@ -93,3 +93,8 @@ def test_every_turn_report_mail_carries_the_map_picture(demo: Path) -> None:
     for message in reports:
         kinds = [part.get_content_type() for part in message.walk()]
         assert "image/png" in kinds, message["Subject"]
+
+
+def test_the_welcome_names_window_s_as_the_first_step_not_the_automatic_roll_off(demo: Path) -> None:
+    welcome = next(text_of(m) for m in mails(demo) if str(m["X-Pbem-Key"]) == "welcome/red")
+    assert "## First: Setup: window S" in welcome and "counts for\nSetup: window S;" in welcome
