@@ -4,7 +4,11 @@ Daemon Rift (the default): four factions on the Rift Valley map; list registrati
 approval, turn 1, turn 2 with a tabletop battle and both players' results (one faction
 sends nothing and holds). Diplomacy: seven powers on the standard map; Spring 1901 with a
 corrected order set and one power that sends nothing, Fall 1901 with a dislodgement and its
-retreat, and the Winter 1901 builds. The demo feeds each folder of
+retreat, and the Winter 1901 builds. Mighty Kingdoms: three kingdoms on Three Realms with two
+summer months (the demo campaign's `campaign.summer_months`); exploration, a battle at Storridge
+reported by both players, the Reform's medal and scar rolls, a winter's purchases (a build, a
+recruit with its list, a tithe, a quest refused as no tower stands) and deployment, up to year 2's
+first orders. The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 

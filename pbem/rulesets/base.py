@@ -311,7 +311,8 @@ class Ruleset(Generic[S, M]):
     def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
         """What a player's welcome mail shows of his start: `first_step`, one paragraph saying
         what to send in the first stage (and any limit on it), and `places`, his starting places
-        as (place, [neighbouring places]) pairs of display names; either may be left out."""
+        as (place, [neighbouring places]) pairs of display names, and `first_title`, the stage the
+        first step is for when it is not the stage open now (an automatic one); any may be left out."""
         return {}
 
     gm_verbs: Sequence[GMVerb[S, M]] = ()

@@ -50,14 +50,15 @@ def test_unit_ids_follow_the_list_order_and_points_add_up() -> None:
     ("| Inf | 5 4+ - 4+ 12 14/16 | | 100", "no name"),
     ("Spearmen | Foot | 5 4+ - 4+ 12 14/16 | | 100", "unknown unit type"),
     ("Spearmen | Inf | 5 4+ - 4+ 12 | | 100", "need six values"),
-    ("Spearmen | Inf | 5 x - 4+ 12 14/16 | | 100", "Me 'x' must be a number"),
+    ("Spearmen | Inf | 5 x - 4+ 12 14/16 | | 100", "Me \u201cx\u201d must be a number"),
     ("Spearmen | Inf | 5 4+ - 4+ 12 14-16 | | 100", "waver/rout"),
     ("Spearmen | Inf | 5 4+ - 4+ 12 14/16 | | lots", "whole number"),
     ("Spearmen | Inf | 5 4+ - 4+ 12 14/16 | | 100 | Blade", "needs its points"),
 ])
 def test_an_unreadable_unit_line_says_which_field_is_wrong(line: str, words: str) -> None:
-    with pytest.raises(InvalidOrder, match=words):
+    with pytest.raises(InvalidOrder, match=words) as raised:
         armylist.parse_unit(line, "U1")
+    assert "'" not in raised.value.reason, "what the player typed is quoted as in every mail, never as a Python repr"
 
 
 def test_read_reports_each_bad_line_with_its_number_and_keeps_the_rest() -> None:

@@ -51,3 +51,13 @@ def test_the_picture_is_drawn_with_every_army_id(tmp_path: Path) -> None:
     picture = picture_of(RULESET, camp.settings, game, "mk-test", raster=False, now=T0)
     assert picture is not None
     assert 'data-id="A1"' in picture.svg and 'data-id="B1"' in picture.svg and "Y1M2-B1" in picture.svg
+
+
+def test_last_summers_moves_and_battles_leave_the_picture_from_deployment_to_next_month_1(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    for window, month_no, shown in (("purchases", 7, True), ("deployment", 7, False), ("orders", 1, False),
+                                    ("orders", 2, True)):
+        state = month()
+        state.calendar = Calendar(1 if month_no == 7 else 2, month_no, window)
+        scene = RULESET.scene(hand_view(camp, state))
+        assert bool(scene.moves) is shown and bool(scene.clashes) is shown, (window, month_no)

@@ -40,7 +40,7 @@ def test_mk_scenario_1_order_allowance_and_defaults() -> None:
     assert sections[2].lines == ["none: no tile holds armies of two kingdoms"]
     assert [(o.army, o.verb, o.tile, o.default) for o in state.month.orders] == [
         ("C2", "move", "T9", False), ("A2", "move", "T5", False), ("B1", "defend", "", True)]
-    assert sections[0].lines[0] == "Order allowance: N = 1, the army count of Brisk, the fewest (MK-ORD-2)"
+    assert sections[0].lines[0] == "Order allowance: N = 1, the fewest armies any kingdom has (Brisk has 1) (MK-ORD-2)"
     assert "Brisk: B1 DEFEND (default)" in sections[0].lines
     assert "No order, staying put without a marker (MK-ORD-5): A1, A3, C1" in sections[0].lines
     assert [line.split(":")[0] for line in sections[1].lines] == ["(1) Corvel C2 MOVE T9", "(2) Aland A2 MOVE T5",

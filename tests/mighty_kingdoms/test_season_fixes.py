@@ -74,7 +74,7 @@ def test_mk_pbm_8_a_recruit_list_closed_by_end_list_reaches_window_w1_with_the_l
 
 
 @pytest.mark.parametrize(("kind", "default"), [
-    ("orders", "Without orders your lowest army ids DEFEND."),
+    ("orders", "Without orders your armies with the lowest ids DEFEND, as many as the month's order allowance"),
     ("battle", "Without your report the other side's report is applied once the game master's grace is over"),
     ("purchases", "Without a mail you buy nothing, tithe nothing and send no quest."),
     ("deployment", "Without DEPLOY lines an army already in a settlement of yours with room stays")])

@@ -57,7 +57,7 @@ def test_setup_plays_from_the_sample_mails_to_month_1(tmp_path: Path) -> None:
     welcome = next(text for to, subject, text in sent if "welcome" in subject and "anna" in to)
     assert "The campaign opens with setup" in welcome and "T28 (Gorwatch)" in welcome
     opening = next(text for to, subject, text in sent if "setup opens" in subject and "anna" in to)
-    assert "initial player order: red D6 = " in opening and "| 3 | T28 (Gorwatch) | land | free |" in opening
+    assert "initial player order: Red Realm D6 = " in opening and "| 3 | T28 (Gorwatch) | land | free |" in opening
     assert "RING city village fortress village control control" in opening
 
     feed(tmp_path, "01-setup")

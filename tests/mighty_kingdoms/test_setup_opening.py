@@ -25,8 +25,8 @@ def test_mk_set_1_the_initial_order_is_rolled_by_d6_roll_off_before_window_s_ope
                                              "initial player order: c", "initial player order: b",
                                              "initial player order: c"]
     lines = res.reports[0].context["mk"]["sections"][0].lines
-    assert lines[0] == "initial player order: a D6 = 2, b D6 = 5, c D6 = 5"
-    assert lines[1] == "initial player order: b D6 = 3, c D6 = 6"
+    assert lines[0] == "initial player order: Red Realm D6 = 2, Blue March D6 = 5, Green Hold D6 = 5"
+    assert lines[1] == "initial player order: Blue March D6 = 3, Green Hold D6 = 6"
     assert "Green Hold, Blue March, Red Realm" in lines[2]
     window_s = RULESET.stage(ctx(camp))
     assert (window_s.kind, window_s.owing, window_s.ready, res.turn_finished) == ("setup", ("c", "b", "a"), False,

@@ -168,7 +168,7 @@ def test_mk_w1_bad_lines_each_get_a_specific_problem() -> None:
 
 def test_mk_arm_4_unreadable_unit_lines_are_quoted_and_the_recruit_is_not_taken() -> None:
     parsed = read(f"RECRUIT F DISBAND A4\nLIST\n{INFANTRY}\nGoblins | Inf | 5 5+ - 3+ x 10/12 | | 50\nEND LIST")
-    assert reasons(parsed) == [(4, "Att 'x' must be a number like 4+ or -"),
+    assert reasons(parsed) == [(4, "Att \u201cx\u201d must be a number like 4+ or -"),
                                (1, "some unit lines of its list cannot be read (see them below); the recruit is "
                                    "not taken")]
     assert parsed.payload["purchases"] == []
@@ -227,7 +227,8 @@ def test_mk_w1_call_shows_stock_fortresses_towers_and_the_pool() -> None:
     assert "| Albion | a | 1 | 3 | 6 of 6 | F | W |" in text
     assert "| Brennia | b | 2 | 2 | 1 of 6 | none | none |" in text
     assert "a city on a village: 1 gold and 1 food" in text and "for 1 food" in text
-    assert "TITHE Brennia 1g 0f for the bridge" in text
+    assert "TITHE <kingdom> <gold>g <food>f" in text and "`TITHE Brennia 1g 0f`" in text
+    assert "`RECRUIT F`" in text and "`QUEST <tower> <army>.<unit>" in text
 
 
 # -- resolve -----------------------------------------------------------------------------------------
@@ -250,8 +251,9 @@ def test_mk_arm_4_recruited_lists_go_to_the_gm_for_composition() -> None:
     state = board()
     parsed = read(RECRUIT_F, state)
     out = window_purchases.PHASE.resolve(view_of(state, GMAP), {"a": parsed.payload}, ScriptedDice([]))
-    assert out.gm_alerts == ["Albion recruited A8 at F (310 points, 3 units): points and forbidden units were "
-                             "checked; please confirm its Kings of War composition"]
+    assert out.gm_alerts == ["Albion recruited A8 at F (310 points, 3 units): pbem checked its points and forbidden "
+                             "units; check the rest of its Kings of War composition and settle any problem with the "
+                             "player (the army stands as recruited)"]
 
 
 def test_mk_pbm_8_no_submission_at_all_buys_nothing() -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from pbem.kit.orders import InvalidOrder
+from pbem.kit.orders import InvalidOrder, quoted
 from pbem.kit.roster import Entry, Item, Roster
 from pbem.kit.rulebook import RuleBook
 
@@ -73,7 +73,7 @@ def parse_unit(line: str, ident: str) -> Entry:
         raise InvalidOrder(f"the unit has no name; for example `{EXAMPLE}`")
     kind, hero = _kind(kind_text)
     if not points_text.isdigit():
-        raise InvalidOrder(f"points {points_text!r} must be a whole number, like 100")
+        raise InvalidOrder(f"points {quoted(points_text)} must be a whole number, like 100")
     entry = Entry(ident, name, kind, points=int(points_text), counters=_stats(stats_text))
     entry.tags = (["hero"] if hero else []) + _rules(rules_text, entry)
     if len(fields) == 6 and fields[5]:
@@ -85,7 +85,7 @@ def _kind(text: str) -> tuple[str, bool]:
     hero = _HERO.match(text.strip())
     key = " ".join((hero["kind"] if hero else text).casefold().replace(".", "").split())
     if key not in KINDS:
-        raise InvalidOrder(f"unknown unit type {text!r}; one of " + ", ".join(KIND_NAMES.values()) +
+        raise InvalidOrder(f"unknown unit type {quoted(text)}; one of " + ", ".join(KIND_NAMES.values()) +
                            ", or Hero (<type>)")
     return KINDS[key], bool(hero)
 
@@ -93,16 +93,16 @@ def _kind(text: str) -> tuple[str, bool]:
 def _stats(text: str) -> dict[str, int]:
     words = text.split()
     if len(words) != 6:
-        raise InvalidOrder(f"stats {text!r} need six values: Sp Me Ra De Att Ne, like `5 4+ - 4+ 12 14/16`")
+        raise InvalidOrder(f"stats {quoted(text)} need six values: Sp Me Ra De Att Ne, like `5 4+ - 4+ 12 14/16`")
     values = {}
     for name, word in zip(("sp", "me", "ra", "de", "att"), words[:5], strict=True):
         found = _STAT.match(word)
         if not found:
-            raise InvalidOrder(f"{name.capitalize()} {word!r} must be a number like 4+ or -")
+            raise InvalidOrder(f"{name.capitalize()} {quoted(word)} must be a number like 4+ or -")
         values[name] = int(found["value"] or 0)
     nerve = _NERVE.match(words[5])
     if not nerve:
-        raise InvalidOrder(f"Ne {words[5]!r} must be waver/rout like 14/16, or -/16 for a fearless unit")
+        raise InvalidOrder(f"Ne {quoted(words[5])} must be waver/rout like 14/16, or -/16 for a fearless unit")
     values["waver"] = 0 if nerve["waver"] == "-" else int(nerve["waver"])
     values["rout"] = int(nerve["rout"])
     return values
@@ -122,7 +122,7 @@ def _rules(text: str, entry: Entry) -> list[str]:
 def _item(text: str) -> Item:
     found = _ITEM.match(text)
     if not found:
-        raise InvalidOrder(f"magic item {text!r} needs its points, like `Blade of Slashing 5`")
+        raise InvalidOrder(f"magic item {quoted(text)} needs its points, like `Blade of Slashing 5`")
     return Item(found["name"], int(found["points"]))
 
 

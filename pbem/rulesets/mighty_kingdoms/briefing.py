@@ -49,7 +49,24 @@ def brief(view: MKView, battle: Battle) -> dict[str, Any]:
                        for h in (state.artefacts[n],)],
         "syntax": [battle_lines.SYNTAX[v] for v in battle_lines.VERBS],
         "several": len(state.battle.pending()) > 1,
+        "example": example(view, battle),
     }
+
+
+def example(view: MKView, battle: Battle) -> dict[str, list[str]]:
+    """A filled-in report with this battle's own ids, as if the chooser won: what each player sends."""
+    state = view.state
+    winner, loser = battle.chooser, battle.opponent
+    won = [state.armies[a] for a in battle.armies.get(winner, []) if a in state.armies]
+    lost = [state.armies[a] for a in battle.armies.get(loser, []) if a in state.armies]
+    head = f"RESULT {battle.id} " if len(state.battle.pending()) > 1 else "RESULT "
+    both = [f"{head}WIN {state.kingdoms[winner].name}"]
+    if won and lost and won[0].roster.entries and lost[0].roster.entries:
+        both += [f"MEDALS {won[0].id}.{won[0].roster.entries[0].id}",
+                 f"SCARS {lost[0].id}.{lost[0].roster.entries[-1].id}"]
+    goes = destinations(view, lost[0]) if lost else []
+    moves = [f"MOVE {lost[0].id} {goes[0]}"] if goes else []
+    return {state.kingdoms[winner].name: [*both, "ADVANCE NONE"], state.kingdoms[loser].name: [*both, *moves]}
 
 
 def side(view: MKView, battle: Battle, player: str) -> dict[str, Any]:

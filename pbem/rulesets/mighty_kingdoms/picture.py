@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from pbem.kit.scene import BATTLE, MOVE, RETREAT, Clash, Marker, Move, Piece, Scene, Side
 from pbem.rulesets.mighty_kingdoms.chronicle import when
-from pbem.rulesets.mighty_kingdoms.model import CITY, FORTRESS, VILLAGE, MKState, MKView
+from pbem.rulesets.mighty_kingdoms.model import CITY, DEPLOYMENT, FORTRESS, ORDERS, SETUP, VILLAGE, MKState, MKView
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 NAMED = (*COLOURS, "black", "white", "brown", "grey", "gray", "pink", "cyan", "teal", "gold")
@@ -28,8 +28,8 @@ def scene(view: MKView) -> Scene:
         owners={t: s.owner for t, s in state.tiles.items() if s.owner},
         pieces=tuple(Piece(a.id, a.tile, a.owner, "army", dislodged=not a.upright)
                      for p in players for a in state.armies_of(p)),
-        moves=tuple(moves(state)),
-        clashes=tuple(clashes(state)),
+        moves=tuple(moves(state)) if month_shown(state) else (),
+        clashes=tuple(clashes(state)) if month_shown(state) else (),
         markers=tuple(markers(state)),
         notes=tuple(notes(view)),
     )
@@ -52,6 +52,14 @@ def markers(state: MKState) -> Iterable[Marker]:
             yield Marker(tile, "tower")
         elif s.settlement:
             yield Marker(tile, SETTLEMENT_MARKS[s.settlement])
+
+
+def month_shown(state: MKState) -> bool:
+    """Whether the last summer month's moves and battles are this picture's news: yes until the
+    winter's purchases are resolved; from deployment on (and in the next year's month 1) they are
+    a season old, so the picture leaves them out."""
+    return state.calendar.window not in (DEPLOYMENT, SETUP) and not (
+        state.calendar.window == ORDERS and state.calendar.month == 1)
 
 
 def moves(state: MKState) -> Iterable[Move]:

@@ -11,7 +11,7 @@
     BATTLE ... / RETREAT ...       standing preferences, handed to `standing.parse`
 
 The list block opens with `LIST [name]` right after its RECRUIT line and ends with `END LIST`
-(or `END`); each line between is one unit in `armylist`'s format. Lines are read twice:
+(a bare `END` would close the whole mail); each line between is one unit in `armylist`'s format. Lines are read twice:
 first what each says, then whether the rules allow it, with the whole list known, so a
 BUILD city after the BUILD village it needs, or a RECRUIT at a fortress built further down
 the list, is accepted (the cycles retry such items, A32). Refused: what can never be bought

@@ -18,7 +18,10 @@ from pbem.rulesets.mighty_kingdoms.model import MEDAL, SCAR, Army, MKState, MKVi
 def run(view: MKView, dice: Dice, sections: list[Section]) -> None:
     state, section = view.state, Section("Reform")
     sections.append(section)
+    laid = [a.id for a in sorted(state.armies.values(), key=lambda a: natural(a.id)) if not a.upright]
     stand_up(state, view.rules["orders.defend_marker_cleared"] == "reform")
+    if laid:
+        section.add(f"Armies on their side stand up: {', '.join(laid)}")
     taken = occupy(view, section)
     for tile, army in taken:
         artefacts.capital_taken(state, tile, army, section, view.rules)

@@ -102,7 +102,8 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
         view = self.view(ctx)
         if view.state.calendar.window != SETUP or view.state.setup.placed:
             return {}
-        return {"first_step": setup_help.welcome_text(view)}
+        # the first stage is the automatic roll-off; what the player sends is for window S
+        return {"first_step": setup_help.welcome_text(view), "first_title": "Setup: window S"}
 
     def gm_pending(self, ctx: Context) -> list[str]:
         """Army lists waiting for the GM (MK-PBM-13), lists still owed (MK-PBM-1) and battles waiting

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
-from pbem.kit.orders import InvalidOrder
+from pbem.kit.orders import InvalidOrder, quoted
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import armylist, player_order, tiles
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
@@ -67,7 +67,8 @@ def map_problems(gmap: HexMap, players: int) -> list[str]:
 
 def roll_order(state: MKState, dice: Dice, section: Section) -> list[str]:
     """MK-SET-1: a D6 roll-off in the order of the player list sets the initial player order."""
-    state.order = player_order.roll_off(list(state.kingdoms), dice, "initial player order", section)
+    kingdoms = {p: k.name for p, k in state.kingdoms.items()}
+    state.order = player_order.roll_off(list(state.kingdoms), dice, "initial player order", section, kingdoms)
     state.setup.rolled = True
     names = ", ".join(state.kingdoms[p].name for p in state.order)
     section.add(f"The initial player order is {names} (MK-SET-1); it holds until the first Reform.")
@@ -82,7 +83,7 @@ def layout_problem(pieces: Sequence[str], rules: RuleBook) -> str:
         return f"a ring lays {len(DIRECTIONS)} pieces, one per direction {' '.join(DIRECTIONS)}; {len(pieces)} given"
     unknown = [p for p in pieces if p not in (*SETTLEMENTS, CONTROL)]
     if unknown:
-        return f"unknown ring piece {unknown[0]!r}; each is city, fortress, village or control"
+        return f"unknown ring piece {quoted(unknown[0])}; each is city, fortress, village or control"
     off = [f"{pieces.count(kind)} {kind}" for kind, n in wanted.items() if pieces.count(kind) != n]
     whole = ", ".join(f"{n} {kind}" for kind, n in wanted.items())
     return f"a ring holds exactly {whole} (this one: {', '.join(off)})" if off else ""

@@ -36,6 +36,8 @@ def next_month(view: MKView, sections: list[Section]) -> str:
         cal.month += 1
         cal.window = ORDERS
     else:
+        sections.append(Section("Winter", [f"Month {cal.month} was the last summer month of year {cal.year}: "
+                                           "winter begins with Gather, then the purchases."]))
         cal.month = WINTER
         view.state.winter = WinterScratch()
         gather.run(view, sections)

@@ -235,8 +235,10 @@ def _sent(view: MKView, player: str, payload: Payload, earlier: Sequence[Order],
 def allowance_line(state: MKState, n: int) -> str:
     counts = {p: len(state.armies_of(p)) for p in state.order if state.armies_of(p)}
     fewest = [state.kingdoms[p].name for p, c in counts.items() if c == n]
-    who = f", the army count of {' and '.join(fewest)}, the fewest" if fewest else ""
-    return f"Order allowance: N = {n}{who} (MK-ORD-2)"
+    if not fewest:
+        return f"Order allowance: N = {n} (MK-ORD-2)"
+    has = "has" if len(fewest) == 1 else "have"
+    return f"Order allowance: N = {n}, the fewest armies any kingdom has ({', '.join(fewest)} {has} {n}) (MK-ORD-2)"
 
 
 def call(view: MKView) -> dict[str, Any]:
@@ -249,7 +251,7 @@ def call(view: MKView) -> dict[str, Any]:
     given = [{"kingdom": state.kingdoms[o.player].name, "order": orders.text(o), "default": o.default}
              for o in scratch.orders]
     return {"allowance": scratch.allowance, "per_cycle": per_cycle(view), "cycle": scratch.cycle + 1,
-            "armies": armies, "given": given}
+            "armies": armies, "given": given, "standing": list(standing.SYNTAX.values())}
 
 
 chronicle.CALLS[ORDERS] = call

@@ -44,8 +44,9 @@ def confirm(view: MKView, ident: str) -> str:
     """MK-PBM-13: the processor checks points and forbidden categories; the GM confirms the rest."""
     army = view.state.armies[ident]
     return (f"{view.state.kingdoms[army.owner].name} recruited {ident} at {view.map.label(army.tile)} "
-            f"({army.roster.points} points, {len(army.roster.entries)} units): points and forbidden units were "
-            "checked; please confirm its Kings of War composition")
+            f"({army.roster.points} points, {len(army.roster.entries)} units): pbem checked its points and "
+            "forbidden units; check the rest of its Kings of War composition and settle "
+            "any problem with the player (the army stands as recruited)")
 
 
 def canonical(view: MKView, player: Player, payload: Payload) -> list[str]:

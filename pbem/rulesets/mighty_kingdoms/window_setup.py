@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
-from pbem.kit.orders import IllegalOrder
+from pbem.kit.orders import IllegalOrder, quoted
 from pbem.rulesets.base import Parsed, Player, Report
 from pbem.rulesets.mighty_kingdoms import setup, setup_orders, standing
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report
@@ -169,7 +169,7 @@ def _player(view: MKView, word: str) -> str:
     found = next((p for p, k in view.state.kingdoms.items() if word.casefold() in (p.casefold(), k.name.casefold())),
                  "")
     if not found:
-        raise ValueError(f"unknown player {word!r}; the players are {', '.join(view.state.kingdoms)}")
+        raise ValueError(f"unknown player {quoted(word)}; the players are {', '.join(view.state.kingdoms)}")
     return found
 
 

@@ -25,7 +25,8 @@ def context(view: MKView) -> dict[str, Any]:
             "player": player, "name": k.name, "gold": k.gold, "food": k.food,
             "armies": len(state.armies_of(player)),
             "fortresses": [gmap.label(t) for t in state.settlements_of(player, FORTRESS)],
-            "towers": [gmap.label(t) for t in eligible_towers(state, gmap, player)]})
+            "towers": [gmap.label(t) for t in eligible_towers(state, gmap, player)],
+            "example": example(state, gmap, player)})
     pool = [{"name": a.get("name", ""), "points": a.get("points", 0)} for a in view.rules["artefacts.pool"]
             if a.get("name", "") not in state.artefacts]
     rules = view.rules
@@ -33,6 +34,21 @@ def context(view: MKView) -> dict[str, Any]:
             "costs": costs(view), "recruit": Cost(**rules["recruit.cost"]).text(), "points": rules["army_list.points"],
             "terrain_columns": joined([c.replace("_", "-") for c in rules["settlement_costs.terrain_columns"]]),
             "tithe": f"{rules['tithe.max_gold']} gold and {rules['tithe.max_food']} food"}
+
+
+def example(state: MKState, gmap: HexMap, player: str) -> list[str]:
+    """Purchase lines with the kingdom's own tiles and a neighbour's name, for the call to copy from."""
+    lines = []
+    empty = gmap.sorted(t for t in state.kingdom_tiles(player) if not state.tiles[t].settlement)
+    if empty:
+        lines.append(f"BUILD village {empty[0]}")
+    fortresses = gmap.sorted(state.settlements_of(player, FORTRESS))
+    if fortresses:
+        lines.append(f"RECRUIT {fortresses[0]}")
+    other = next((state.kingdoms[p].name for p in state.order if p != player), "")
+    if other:
+        lines.append(f"TITHE {other} 1g 0f")
+    return lines
 
 
 def costs(view: MKView) -> list[str]:
