@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pbem.kit.maps import PlaceMap
 from pbem.kit.scene import Scene
-from pbem.pictures import palette
+from pbem.pictures import marks, palette
 from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FEATURE_ORDER, FEATURES
 
 ROW = 20
@@ -63,8 +63,9 @@ def _signs(places: PlaceMap, scene: Scene) -> list[Item]:
     for kind, (glyph, colour, words) in CLASHES.items():
         if any(c.kind == kind for c in scene.clashes):
             out.append((_glyph(glyph, colour), words))
-    shown = {f for p in places.places() for f in places.features(p)} | {m.kind for m in scene.markers}
-    out += [(_glyph(FEATURES[f][0], "#222222"), FEATURES[f][1]) for f in FEATURE_ORDER if f in shown]
+    present = {f for p in places.places() for f in marks.shown(set(places.features(p)))} | \
+        {m.kind for m in scene.markers}
+    out += [(_glyph(FEATURES[f][0], "#222222"), FEATURES[f][1]) for f in FEATURE_ORDER if f in present]
     kinds = {k for e in places.edges() for k in e.kinds}
     for kind in ("river", "road", "bridge"):
         if kind in kinds:

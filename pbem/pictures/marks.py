@@ -7,17 +7,28 @@ FEATURES = {
     "capital": ("★", "capital"),
     "stronghold": ("♜", "stronghold"),
     "castle": ("♜", "castle"),
+    "fortress": ("♜", "fortress"),
     "city": ("■", "city"),
     "settlement": ("▪", "settlement"),
+    "village": ("▪", "village"),
     "mine": ("⚒", "mine"),
     "port": ("⚓", "port"),
     "tower": ("♖", "tower"),
+    "start": ("○", "starting tile"),
     "objective": ("◎", "objective"),
     "special": ("✦", "special territory"),
     "supply_centre": ("●", "supply centre"),
 }
 # Order of glyphs over a place: the most important first.
 FEATURE_ORDER = tuple(FEATURES)
+# A map's objective of a known kind is shown by its own sign instead of the generic one.
+NAMED_OBJECTIVES = ("start",)
+
+
+def shown(features: set[str] | frozenset[str]) -> list[str]:
+    """The features a place shows, in glyph order."""
+    generic = set() if features.isdisjoint(NAMED_OBJECTIVES) else {"objective"}
+    return [f for f in FEATURE_ORDER if f in features and f not in generic]
 
 # Arrows: stroke, width, dashes, end marker and the legend's words.
 ARROWS = {

@@ -16,10 +16,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pbem.kit.maps import PlaceMap, Point
 from pbem.kit.scene import Clash, Move, Piece, Scene
-from pbem.pictures import palette
+from pbem.pictures import marks, palette
 from pbem.pictures.layout import Layout, Shape, layout, shared_border
 from pbem.pictures.legend import legend
-from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES, FEATURE_ORDER, FEATURES
+from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES, FEATURES
 
 WIDTH = 800
 MARGIN = 12
@@ -199,7 +199,7 @@ def _labels(places: PlaceMap, scene: Scene, where: Layout) -> Iterable[str]:
     for place in places.places():
         x, y = where.centre(place)
         features = set(places.features(place)) | marked.get(place, set())
-        glyphs = "".join(FEATURES[f][0] for f in FEATURE_ORDER if f in features)
+        glyphs = "".join(FEATURES[f][0] for f in marks.shown(features))
         mark = palette.TERRAIN_MARK.get(places.terrain(place), "")
         yield (f'<text class="label" data-place={quoteattr(place)} x="{x}" y="{round(y - size * 0.35, 1)}" '
                f'font-size="{size}" text-anchor="middle" fill="#1a1a1a" stroke="#ffffff" stroke-width="2.4" '

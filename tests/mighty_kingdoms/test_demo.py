@@ -50,7 +50,7 @@ def text_of(message: EmailMessage) -> str:
 
 def test_demo_ends_in_year_2_month_1_orders(demo: Path) -> None:
     state = tomllib.loads((demo / "campaigns" / "mk-demo" / "state.toml").read_text(encoding="utf-8"))
-    assert state["game"]["mighty_kingdoms"]["calendar"] == {"year": 2, "month": 1, "window": "orders"}
+    assert state["game"]["mighty_kingdoms"]["calendar"] == {"year": 2, "month": 1, "window": "orders", "summer": 2}
 
 
 def test_demo_reports_exploration_a_battle_its_results_and_the_reform(demo: Path) -> None:
@@ -70,7 +70,7 @@ def test_demo_reports_exploration_a_battle_its_results_and_the_reform(demo: Path
 
 def test_demo_winter_builds_recruits_tithes_refuses_the_quest_and_deploys(demo: Path) -> None:
     reports = history(demo)
-    winter, deployment = reports["007/purchases-winter-1.md"], reports["007/deployment-deployment.md"]
+    winter, deployment = reports["003/purchases-winter-1.md"], reports["003/deployment-deployment.md"]
     assert "Green Hold recruits GREEN2 at T60 (Ashmire)" in winter
     assert "Red Realm builds a fortress on T29 (Draydale)" in winter
     assert "Green Hold tithes 1 gold and 0 food to Blue March" in winter

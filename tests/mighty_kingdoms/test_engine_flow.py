@@ -128,6 +128,7 @@ def test_mk_scenario_2_a_month_through_the_hooks_opens_window_b_and_reform_close
         "Medals: RED1.U1.",
         "Scars: BLUE1.U2.",
         "No contested tile remains: the battle phase ends.",
+        "Armies on their side stand up: BLUE1",
         "BLUE1.U2 Spearmen: 1 leftover scar, D6 = 3 - 1 = 2: gains Yellow Bellied",
         "RED1.U1 Spearmen: 1 leftover medal, D6 = 2 + 1 = 3: Ne 14/16 -> 15/17",
         "player order roll-off (1 army): Blue March D6 = 4, Red Realm D6 = 6",
@@ -221,7 +222,7 @@ def test_mk_pbm_7_a_month_by_mail_briefs_both_sides_and_the_forum_and_reform_end
     assert "BLUE1.U2 Spearmen: 1 leftover scar, D6 = " in report and "RED1.U1 Spearmen: 1 leftover medal" in report
     assert "## Orders for Year 1, month 4" in report and "Next: **Year 1, month 4: orders**, due" in report
     assert report.count("Dice secret of turn 3:") == 1 and report.count("Commitment for turn 4:") == 1
-    assert "UTC.\n\n## Dice\n\n- scar roll for BLUE1.U2: D6 = " in report
+    assert "## Dice\n\n- scar roll for BLUE1.U2: D6 = " in report
     assert posts(tmp_path)[-1][0]["key"].endswith("battle-Y1M3-B1")
 
     code, said = pbem("verify-dice", "flow", "3", "--root", str(tmp_path / "campaigns"))

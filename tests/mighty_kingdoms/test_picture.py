@@ -34,8 +34,8 @@ def test_the_scene_shows_owners_settlements_towers_armies_moves_and_battles(tmp_
     assert [(s.name, s.colour) for s in scene.sides] == [("Blue March", "blue"), ("Red Realm", "red")]
     assert scene.owners == {"T28": "a", "T29": "a", "T20": "a", "T34": "b", "T35": "b"}
     assert {(m.place, m.kind) for m in scene.markers} == {
-        ("T28", "capital"), ("T34", "capital"), ("T28", "city"), ("T34", "city"), ("T29", "castle"),
-        ("T20", "settlement"), ("T31", "tower")}
+        ("T28", "capital"), ("T34", "capital"), ("T28", "city"), ("T34", "city"), ("T29", "fortress"),
+        ("T20", "village"), ("T31", "tower")}
     assert [(p.id, p.place, p.dislodged) for p in scene.pieces] == [("B1", "T34", True), ("A1", "T35", False)]
     assert [(m.start, m.end, m.kind, m.succeeded) for m in scene.moves] == [
         ("T29", "T35", MOVE, True), ("T34", "T31", MOVE, False), ("T35", "T34", RETREAT, True)]

@@ -13,7 +13,7 @@ from pbem.rulesets.mighty_kingdoms.model import CITY, DEPLOYMENT, FORTRESS, ORDE
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 NAMED = (*COLOURS, "black", "white", "brown", "grey", "gray", "pink", "cyan", "teal", "gold")
-SETTLEMENT_MARKS = {CITY: "city", FORTRESS: "castle", VILLAGE: "settlement"}
+SETTLEMENT_MARKS = {CITY: "city", FORTRESS: "fortress", VILLAGE: "village"}
 STAGES = {"setup": "setup", "orders": "orders", "battle": "battles", "purchases": "winter purchases",
           "deployment": "winter deployment", "over": "campaign over"}
 
