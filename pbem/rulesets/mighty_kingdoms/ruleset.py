@@ -118,7 +118,10 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
                  "comes" for p in state.setup.missing])
 
     def scene(self, view: MKView) -> Scene:
-        """The map picture: kingdoms, settlements, towers, armies, this month's moves and battles."""
+        """The map picture: kingdoms, settlements, towers, armies, this month's moves and battles.
+        Nothing on the map is hidden: orders are secret only until the resolution report, which
+        shows every order (MK-ORD-12), and explored tiles, settlements and armies are public, so
+        there is no private picture."""
         from pbem.rulesets.mighty_kingdoms import picture
 
         return picture.scene(view)
