@@ -27,6 +27,18 @@ def month() -> MKState:
     return state
 
 
+def test_a_month_resolved_after_the_calendar_moved_on_is_titled_by_its_own_month(tmp_path: Path) -> None:
+    """Reform opened month 3 before the report of month 2 is drawn: the picture shows month 2's
+    moves, so its title names month 2 and the stage line what is open now."""
+    camp = campaign(tmp_path)
+    state = month()
+    state.month.turn, state.month.resolved = 2, True
+    state.calendar = Calendar(1, 3, "orders")
+    scene = RULESET.scene(hand_view(camp, state))
+    assert (scene.title, scene.stage) == ("mk: Year 1, month 2", "resolved; next: Year 1, month 3 orders")
+    assert scene.moves
+
+
 def test_the_scene_shows_owners_settlements_towers_armies_moves_and_battles(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     scene = RULESET.scene(hand_view(camp, month()))

@@ -21,9 +21,10 @@ STAGES = {"setup": "setup", "orders": "orders", "battle": "battles", "purchases"
 def scene(view: MKView) -> Scene:
     state = view.state
     players = state.order or list(state.kingdoms)
+    title, stage = heading(view)
     return Scene(
-        title=f"{view.settings.name}: {when(view)}",
-        stage=STAGES.get(state.calendar.window, state.calendar.window),
+        title=title,
+        stage=stage,
         sides=tuple(Side(p, state.kingdoms[p].name, colour(state, p)) for p in players),
         owners={t: s.owner for t, s in state.tiles.items() if s.owner},
         pieces=tuple(Piece(a.id, a.tile, a.owner, "army", dislodged=not a.upright)
@@ -33,6 +34,19 @@ def scene(view: MKView) -> Scene:
         markers=tuple(markers(state)),
         notes=tuple(notes(view)),
     )
+
+
+def heading(view: MKView) -> tuple[str, str]:
+    """The title names the month whose moves the picture shows: after a month's last battle the
+    calendar has moved on (Reform opened the next month), so "Year 1, month 1" with "resolved;
+    next: Year 1, month 2 orders" rather than the month that has not been played yet."""
+    state, cal = view.state, view.state.calendar
+    now = f"{when(view)} {STAGES.get(cal.window, cal.window)}"
+    shown = state.month.turn
+    if not (month_shown(state) and state.month.resolved and shown and shown != cal.turn):
+        return f"{view.settings.name}: {when(view)}", STAGES.get(cal.window, cal.window)
+    year = (shown - 1) // (cal.summer + 1) + 1
+    return f"{view.settings.name}: Year {year}, month {shown - (year - 1) * (cal.summer + 1)}", f"resolved; next: {now}"
 
 
 def colour(state: MKState, player: str) -> str:
