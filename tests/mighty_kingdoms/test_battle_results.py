@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.rulesets.mighty_kingdoms import battle_results, battles
 from pbem.rulesets.mighty_kingdoms.battle_state import Battle, BattleReport
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
@@ -30,6 +32,7 @@ def fought(view: MKView, report: BattleReport, chooser: str = "a", opponent: str
     return battle, section
 
 
+@pytest.mark.clause("MK-BRS-1", "MK-BRS-2")
 def test_mk_brs_1_2_every_losing_army_moves_to_an_own_adjacent_tile_and_lies_on_its_side() -> None:
     state, view = field()
     battle, _ = fought(view, BattleReport("a", moves={"B1": "S"}))
@@ -76,6 +79,7 @@ def test_mk_pbm_4_the_default_win_move_is_none_and_the_standing_one_applies() ->
     assert state.armies["A1"].tile == "P"
 
 
+@pytest.mark.clause("MK-BRS-6", "MK-BRS-7", "MK-BRS-9")
 def test_mk_brs_6_7_9_draw_controller_stays_others_leave_upright() -> None:
     state, view = field()
     battle, _ = fought(view, BattleReport(DRAW))
@@ -146,6 +150,7 @@ def test_mk_brs_13_standing_retreat_ranking_before_the_default() -> None:
     assert state.armies["B1"].tile == "Q"                  # the ranking for every army
 
 
+@pytest.mark.clause("MK-BAT-13", "MK-BAT-14", "MK-BAT-15")
 def test_mk_bat_13_14_15_medals_and_scars_are_temporary_marks_one_each_per_battle() -> None:
     state, view = field()
     fought(view, BattleReport("a", medals=["A1.U1", "A1.U1", "B1.U2"], scars=["A1.U1", "B1.U1"]))
@@ -157,6 +162,7 @@ def test_mk_bat_13_14_15_medals_and_scars_are_temporary_marks_one_each_per_battl
     assert [e.total(MEDAL) for e in b1.entries] == [0, 1] and [e.total(SCAR) for e in b1.entries] == [1, 0]
 
 
+@pytest.mark.clause("MK-BAT-17", "MK-BAT-18")
 def test_mk_bat_17_18_marks_gather_over_the_month_and_routed_units_stay_on_the_list() -> None:
     state, view = field()
     fought(view, BattleReport(DRAW, scars=["A1.U1"]))
@@ -176,6 +182,7 @@ def test_mk_bat_19_a_result_is_a_win_for_one_kingdom_or_a_draw() -> None:
     assert state.armies["A1"].tile == "P" and not state.armies["A1"].upright
 
 
+@pytest.mark.clause("MK-ART-6", "MK-ART-12")
 def test_mk_art_6_12_only_routed_carriers_of_the_losing_side_lose_their_artefacts() -> None:
     state, view = field()
     state.artefacts.update({"Blade of Slashing": Holding("b", "B1", "U2"),
@@ -198,6 +205,7 @@ def test_mk_art_6_a_capture_survives_the_destruction_of_the_carrier() -> None:
     assert state.artefacts["Blade of Slashing"] == Holding("a", "A1", "U1")      # the first unit that can take it
 
 
+@pytest.mark.clause("MK-ART-7", "MK-ART-8")
 def test_mk_art_7_8_no_unit_can_take_it_capital_or_pool() -> None:
     state, view = field()
     state.artefacts.update({"Blade of Slashing": Holding("b", "B1", "U2"), "Brew of Strength": Holding("a", "A1", "U1"),

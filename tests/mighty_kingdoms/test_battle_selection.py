@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.rulesets.mighty_kingdoms import battles
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import Holding, MKState, MKView
@@ -87,6 +89,7 @@ def test_mk_bat_6_and_7_two_kingdoms_fight_with_all_their_upright_armies() -> No
     assert battles.points(state, fight, "b") == 1000 and "c" not in fight.armies
 
 
+@pytest.mark.clause("MK-BAT-9", "MK-BAT-10")
 def test_mk_bat_9_10_slaughter_removes_one_on_side_army_and_nothing_else() -> None:
     gmap = board([("T", "U")])
     state = state_of(["a", "b"], {"T": "b", "U": "b"}, {"T": "capital"})

@@ -225,6 +225,7 @@ def test_mk_pbm_12_waves_alert_the_gm_when_a_later_pick_would_have_changed() -> 
 
 
 # -- what the players read ---------------------------------------------------------------------------
+@pytest.mark.clause("MK-BAT-20", "MK-BAT-21")
 def test_mk_bat_20_21_the_briefing_shows_tile_forces_points_on_side_defend_and_what_to_send() -> None:
     state = battle_at_t()
     army(state, "B2", "T", upright=False)

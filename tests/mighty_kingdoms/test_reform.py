@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.roster import Entry
 from pbem.rulesets.mighty_kingdoms import reform, steps
@@ -41,6 +43,7 @@ def one_unit(line: str, medals: int = 0, scars: int = 0, faces: tuple[int, ...] 
 
 
 # -- REF: the board ---------------------------------------------------------------------------------
+@pytest.mark.clause("MK-REF-1", "MK-REF-2", "MK-REF-3")
 def test_mk_ref_1_2_3_armies_stand_settlements_turn_upright_markers_cleared() -> None:
     state = board(["a"])
     made = army(state, "A1", "a", "T1", [SPEARMEN], upright=False)
@@ -84,6 +87,7 @@ def test_mk_ref_5_capital_taken_at_reform_hands_its_artefacts_to_the_taking_army
     assert state.artefacts[ANY_ARTEFACT] == Holding("a", "A1", "U1")
 
 
+@pytest.mark.clause("MK-REF-6", "MK-REF-7")
 def test_mk_ref_6_7_medals_and_scars_cancel_and_only_the_leftover_rolls() -> None:
     state = board(["a"])
     made = army(state, "A1", "a", "T1", [SPEARMEN, SPEARMEN, SPEARMEN])
@@ -97,6 +101,7 @@ def test_mk_ref_6_7_medals_and_scars_cancel_and_only_the_leftover_rolls() -> Non
     assert "cancel out; no roll" in sections[0].lines[2]
 
 
+@pytest.mark.clause("MK-REF-8", "MK-REF-9")
 def test_mk_ref_8_9_a_scar_kills_the_unit_and_an_empty_army_leaves_the_map() -> None:
     state = board(["a"])
     made = army(state, "A1", "a", "T1", ["Captain | Hero (Inf) | 5 3+ - 2+ 5 -/13 | Individual | 80"])
@@ -174,6 +179,7 @@ def test_mk_med_8_a_result_the_unit_cannot_use_changes_nothing() -> None:
     assert entry.counters["de"] == 6
 
 
+@pytest.mark.clause("MK-MED-9", "MK-SCR-7")
 def test_mk_med_9_and_scr_7_medals_and_scars_are_cleared_after_the_roll() -> None:
     _, entry = one_unit(SPEARMEN, medals=2, scars=0, faces=(1,))
     assert entry.total(MEDAL) == 0 and entry.total(SCAR) == 0
@@ -291,6 +297,7 @@ def test_mk_scenario_7_reform_medals_and_scars() -> None:
 
 
 # -- POR --------------------------------------------------------------------------------------------
+@pytest.mark.clause("MK-POR-1", "MK-POR-2", "MK-POR-5")
 def test_mk_por_1_2_5_scenario_8_player_order_by_armies_with_roll_off() -> None:
     state = board(["a", "b", "c", "d"])
     for player, count in (("a", 3), ("b", 1), ("c", 3), ("d", 2)):
@@ -310,6 +317,7 @@ def test_mk_por_2_players_still_tied_roll_again() -> None:
     assert state.order == ["b", "a"]
 
 
+@pytest.mark.clause("MK-POR-3", "MK-POR-4")
 def test_mk_por_3_4_month_6_order_carries_into_winter_and_next_year() -> None:
     state = board(["a", "b"])
     army(state, "A1", "a", "T1", [SPEARMEN])
