@@ -15,9 +15,8 @@ from typing import Any
 
 from pbem.kit.dice import Roll
 from pbem.rulesets.base import Report
-from pbem.rulesets.mighty_kingdoms import winter_call
 from pbem.rulesets.mighty_kingdoms.final import standings
-from pbem.rulesets.mighty_kingdoms.model import OVER, PURCHASES, WINTER, MKView
+from pbem.rulesets.mighty_kingdoms.model import OVER, WINTER, MKView
 
 CALLS: dict[str, Callable[[MKView], dict[str, Any]]] = {}
 """window -> what its `_call_<window>.md.j2` shows beyond the board, as `mk.call` (each window
@@ -75,5 +74,4 @@ def board(view: MKView) -> dict[str, Any]:
     final = {"final": standings(state)} if state.calendar.window == OVER else {}
     return {"when": when(view), "kingdoms": kingdoms, "armies": armies,
             "order": [state.kingdoms[p].name for p in state.order], "window": state.calendar.window,
-            "purchases": winter_call.context(view) if state.calendar.window == PURCHASES else {},
             "call": call(view) if call else {}, **final}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.rulesets.base import Player
-from pbem.rulesets.mighty_kingdoms import armylist, purchase_parse, quests, spending, standing, winter_call
+from pbem.rulesets.mighty_kingdoms import armylist, chronicle, purchase_parse, quests, spending, standing, winter_call
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, when
 from pbem.rulesets.mighty_kingdoms.model import DEPLOYMENT, FORTRESS, PURCHASES, MKState, MKView
 from pbem.rulesets.mighty_kingdoms.purchase import lines
@@ -85,3 +85,4 @@ nothing buys nothing."""
 
 PHASE = Phase[MKState, HexMap](title="purchases", window=PURCHASES, parse=purchase_parse.parse, resolve=resolve,
                                owing=owing, canonical=canonical, help=help_text)
+chronicle.CALLS[PURCHASES] = winter_call.context
