@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.kit.maps import load  # the checkout's own pbem, not an installed one
+from pbem.pictures.planar import inside, segments_cross
 
 MAPS = Path(__file__).resolve().parents[1] / "rules" / "maps"
 HEADER = "# Outlines for the map pictures (written by scripts/draw_map_outlines.py; map units, y down)."
@@ -283,20 +284,13 @@ def draw(points: Mapping[str, Point], pairs: Sequence[tuple[str, str]], seed: st
         lines = borders(plane, middles, seed, rough)
         shapes = {p: outline(plane, lines, p) for p in points}
         crossing = [e for pair in _crossings_of(lines) for e in pair]
-        crossing += [e for p in points if not _inside(points[p], shapes[p]) for e in lines if p in e]
+        crossing += [e for p in points if not inside(points[p], shapes[p]) for e in lines if p in e]
         if not crossing:
             return shapes
         rough |= {e: rough.get(e, 0.12) / 2 for e in crossing}
     raise SystemExit(f"roughened borders still cross: {crossing[:6]}")
 
 
-def _inside(point: Point, polygon: Sequence[Point]) -> bool:
-    x, y = point
-    inside = False
-    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            inside = not inside
-    return inside
 
 
 def _typical_gap(points: Mapping[str, Point]) -> float:
@@ -307,23 +301,18 @@ def _typical_gap(points: Mapping[str, Point]) -> float:
 def _crossings(plane: Plane) -> list[tuple[str, ...]]:
     segments = {(a, b): (plane.points[a], plane.points[b]) for a in plane.links for b in plane.links[a] if a < b}
     return [(*e, *f) for (e, s), (f, t) in itertools.combinations(segments.items(), 2)
-            if not set(e) & set(f) and _cross(*s, *t)]
+            if not set(e) & set(f) and segments_cross(*s, *t)]
 
 
 def _crossings_of(lines: Mapping[tuple[str, str], list[Point]]) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """Pairs of borders whose segments cross anywhere but at shared ends."""
     found = []
     for (e, a), (f, b) in itertools.combinations(lines.items(), 2):
-        if any(_cross(p, q, r, s) for p, q in itertools.pairwise(a) for r, s in itertools.pairwise(b)):
+        if any(segments_cross(p, q, r, s) for p, q in itertools.pairwise(a) for r, s in itertools.pairwise(b)):
             found.append((e, f))
     return found
 
 
-def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
-    def o(a: Point, b: Point, c: Point) -> float:
-        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-
-    return o(p, q, r) * o(p, q, s) < 0 and o(r, s, p) * o(r, s, q) < 0
 
 
 # -- writing -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pbem.kit.maps import PlaceMap, Point
 from pbem.kit.scene import Scene
 from pbem.pictures import layout as layout_module
 from pbem.pictures.layout import Shape, raw_shapes, shared_border
+from pbem.pictures.planar import inside, segments_cross
 from pbem.pictures.svg import draw
 from tests.pictures.readback import read_svg
 
@@ -50,7 +51,7 @@ def test_every_outline_is_a_simple_polygon_inside_which_its_centre_lies(name: st
     places = maps.load(name)
     for place, shape in raw_shapes(places).items():
         assert not _self_crossing(shape.polygon), place
-        assert _inside(shape.centre, shape.polygon), place
+        assert inside(shape.centre, shape.polygon), place
 
 
 @pytest.mark.parametrize("name", OUTLINED)
@@ -84,24 +85,12 @@ def _border(shapes: dict[str, Shape], a: str, b: str) -> bool:
 
 def _self_crossing(polygon: Sequence[Point]) -> bool:
     sides = list(zip(polygon, [*polygon[1:], polygon[0]], strict=True))
-    return any(_cross(*s, *t) for (i, s), (j, t) in itertools.combinations(enumerate(sides), 2)
+    return any(segments_cross(*s, *t) for (i, s), (j, t) in itertools.combinations(enumerate(sides), 2)
                if j - i > 1 and (i, j) != (0, len(sides) - 1))
 
 
-def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
-    def o(a: Point, b: Point, c: Point) -> float:
-        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-
-    return o(p, q, r) * o(p, q, s) < 0 and o(r, s, p) * o(r, s, q) < 0
 
 
-def _inside(point: Point, polygon: Sequence[Point]) -> bool:
-    x, y = point
-    inside = False
-    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            inside = not inside
-    return inside
 
 
 def test_polygons_may_be_written_as_svg_writes_points() -> None:
