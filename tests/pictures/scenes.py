@@ -7,11 +7,14 @@ resolved, with the maps they stand on: what the structural and golden picture te
   attack dislodges the French army in Burgundy, Russia and Turkey bounce in the Black Sea.
 - Campaigns of Conquest, the documented round 3 position at window 4: Anna claims T7, then runs
   out of EP for T13 and T14; Ben raids T30; Ben's siege of Deepdale stands.
+- Mighty Kingdoms, year 1 month 2's battle window on the Three Realms, from a built state: a move
+  that took a tile, one turned back by a tower, a battle and the loser's retreat.
 """
 
 from __future__ import annotations
 
 import tempfile
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -103,3 +106,23 @@ def conquest_turn_map() -> PlaceMap:
 def conquest_scene() -> Scene:
     _, after, camp = conquest_games()
     return scene_of(camp, after)
+
+
+def mighty_kingdoms_map() -> PlaceMap:
+    """The Three Realms hex map of the Mighty Kingdoms demo."""
+    return load_hexmap(MAPS / "mk_three_realms.toml")
+
+
+def mighty_kingdoms_scene() -> Scene:
+    """Year 1, month 2 in its battle window (tests/mighty_kingdoms/test_picture.py's month): Red's A1
+    took T35 from T29, Blue's B1 was turned back from the tower at T31 and, beaten at T35, lies on its
+    side in T34; Red's village T20 is razed."""
+    from pbem.rulesets.mighty_kingdoms import rules
+    from pbem.rulesets.mighty_kingdoms.ruleset import RULESET as MIGHTY_KINGDOMS
+    from pbem.rulesets.phases import View
+    from tests.mighty_kingdoms.helpers_reform import settings
+    from tests.mighty_kingdoms.test_picture import month
+
+    state = month()
+    view = View(settings(["a", "b"]), state, mighty_kingdoms_map(), rules.load(), datetime(2026, 5, 1, tzinfo=UTC))
+    return MIGHTY_KINGDOMS.scene(view)

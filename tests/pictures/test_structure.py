@@ -16,6 +16,7 @@ SYSTEMS = {
     "daemon_rift": (scenes.rift_map, scenes.rift_scene),
     "diplomacy": (scenes.diplomacy_map, scenes.diplomacy_scene),
     "conquest": (scenes.conquest_turn_map, scenes.conquest_scene),
+    "mighty_kingdoms": (scenes.mighty_kingdoms_map, scenes.mighty_kingdoms_scene),
 }
 
 
