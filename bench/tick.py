@@ -39,10 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from imapclient import IMAPClient
 
-from pbem import engine, turns
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
+from pbem.gm.creation import NewPlayer, create
 from pbem.rulesets import registry
+from pbem.stages import turns
+from pbem.tick import engine
+from pbem.tick.engine import tick
 from tests.mail.mailservers import Dovecot, make_smtp_relay
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

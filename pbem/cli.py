@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pbem: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:    # noqa: BLE001  a broken campaign file, a full disk: one line, never a traceback
-        from pbem.isolation import one_line
+        from pbem.intake.isolation import one_line
 
         print(f"pbem: {one_line(exc)}", file=sys.stderr)
         return 1

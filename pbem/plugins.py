@@ -49,6 +49,8 @@ class Registry:
     """Listed first in `names()`, as the kind a setting falls back to; the rest are sorted."""
     extra: dict[str, str] = field(default_factory=dict)
     """Entries added by tests (see the module docstring)."""
+    noun: str = "entry"
+    """What one entry is called in messages ("unknown ruleset 'x'")."""
 
     def entries(self) -> dict[str, str]:
         """Every name and its target: pbem's own, then other distributions', then `extra`;
@@ -70,6 +72,19 @@ class Registry:
     def load(self, name: str) -> Any:
         """The object `name` stands for; KeyError when no entry has that name."""
         return load_target(self.entries()[name])
+
+    def find(self, name: str) -> Any:
+        """The object `name` or one of its `aliases` stands for ("dr", "daemon-rift" for
+        daemon_rift); KeyError with a sentence naming the known entries."""
+        key = name.strip().lower().replace("-", "_")
+        entries = self.entries()
+        if key in entries:
+            return self.load(key)
+        for entry in entries:
+            found = self.load(entry)
+            if key in getattr(found, "aliases", ()):
+                return found
+        raise KeyError(f"unknown {self.noun} {name!r}; known: {', '.join(sorted(entries))}")
 
 
 def load_target(target: str) -> Any:
@@ -140,7 +155,7 @@ def _source_groups() -> dict[str, dict[str, str]] | None:
             for group, table in groups.items() if isinstance(table, dict)}
 
 
-RULESETS = Registry("pbem.rulesets")
+RULESETS = Registry("pbem.rulesets", noun="ruleset")
 FORUMS = Registry("pbem.forums", default="folder")
 INBOXES = Registry("pbem.inboxes", default="maildir")
 TRANSPORTS = Registry("pbem.transports", default="maildir")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.campaign import Player
 from pbem.rulesets.base import Context, Parsed
 from pbem.rulesets.daemon_rift.ruleset import DaemonRift
+from pbem.state.campaign import Player
 
 
 class Crashy(DaemonRift):

@@ -11,11 +11,11 @@ from email import policy
 from pathlib import Path
 from typing import Any
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
+from pbem.gm.creation import NewPlayer, create
 from pbem.rulesets import registry
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002", "gm": "GMGM-TEST-0000-0000-0000"}

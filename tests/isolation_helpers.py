@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 from email import policy
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.creation import create
+from pbem.gm.creation import create
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import PLAYERS, SECRETS, T0, body, open_orders
 
 RED = f"PLAYER red {SECRETS['red']}\n"

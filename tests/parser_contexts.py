@@ -11,9 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Campaign
-from pbem.creation import create
-from pbem.intake import Intake
+from pbem.gm.creation import create
 from pbem.kit.orders import OrderProblem
 from pbem.kit.tomlio import to_data
 from pbem.rulesets import registry
@@ -23,6 +21,8 @@ from pbem.rulesets.daemon_rift import parse as dr_parse
 from pbem.rulesets.daemon_rift.ruleset import RULESET as DAEMON_RIFT
 from pbem.rulesets.diplomacy.board import standard_board
 from pbem.rulesets.diplomacy.orders import Order
+from pbem.stages.turns import context as stage_context
+from pbem.state.campaign import Campaign
 from tests import engine_helpers as dr
 from tests.conquest.test_trn_engine import at_window
 from tests.daemon_rift.helpers_rosters import SC11, roster
@@ -33,7 +33,7 @@ Parser = Callable[[Lines], list[OrderProblem]]
 
 
 def _context(camp: Campaign, system: str) -> Context:
-    return Intake(camp, registry.get(system), dr.T0 + timedelta(hours=1)).context()
+    return stage_context(camp, dr.T0 + timedelta(hours=1))
 
 
 def _through_ruleset(camp: Campaign, system: str, player: str, ctx: Context | None = None) -> Parser:

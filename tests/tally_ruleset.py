@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.dice import Dice
 from pbem.kit.orders import InvalidOrder
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, PositionError, Ruleset
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Phase, Submissions, View
+from pbem.state.campaign import Player, Settings
 
 
 @dataclass

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.kit.orders import AmbiguousOrder, InvalidOrder, NameIndex, NotAnOrder, trailing
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
@@ -84,8 +84,8 @@ def test_a_diplomacy_line_without_a_unit_is_not_an_order() -> None:
 
 
 def test_a_name_after_the_list_lines_of_an_html_mail_is_ignored_once(tmp_path: Path) -> None:
-    from pbem import turns
     from pbem.rulesets import registry
+    from pbem.stages import turns
     from tests.engine_helpers import T0
 
     camp = dr_campaign(tmp_path, {"R-1": "T25", "B-1": "T1"})

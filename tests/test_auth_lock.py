@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 BAD = "PLAYER red WRONG-SECRET\nR-1 M T25\n"

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.engine import Faults, tick
-from pbem.store import INTENT, LEFTOVER_AGE, campaign_lock, recover, watching_writes, write_together
+from pbem.state.campaign import Campaign
+from pbem.state.store import INTENT, LEFTOVER_AGE, campaign_lock, recover, watching_writes, write_together
+from pbem.tick.engine import tick
+from pbem.tick.faults import Faults
 from tests.engine_helpers import SECRETS, T0, dr_campaign, put
 
 NOW = T0.replace(hour=10)

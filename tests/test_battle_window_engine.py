@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import tick
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from pbem import __version__
-from pbem.campaign import Campaign
 from pbem.cli import COMMANDS, build_parser, main
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import SECRETS, T0, dr_campaign, put
 
 Capture = pytest.CaptureFixture[str]

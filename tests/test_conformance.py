@@ -22,13 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
 from pbem.commands import demo
-from pbem.creation import NewPlayer, create, welcome_replies
-from pbem.engine import build_mail, tick
-from pbem.outqueue import enqueue
+from pbem.delivery.mails import build_mail
+from pbem.delivery.outqueue import enqueue
+from pbem.gm.creation import NewPlayer, create, welcome_replies
 from pbem.rulesets import registry
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 
 T0 = demo.START
 PLAYERS = [NewPlayer(p, p.title(), f"{p}@conformance.localhost", colour, colour[0])

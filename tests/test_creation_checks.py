@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.state.campaign import Campaign
 
 GM = ["--gm-email", "gm@test.localhost"]
 

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem import credentials, turns
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import Faults, tick
 from pbem.mail.outbox import MaildirTransport  # noqa: F401  (the outbox format the tests read)
-from pbem.store import read_toml
+from pbem.stages import turns
+from pbem.state import credentials
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml
+from pbem.tick.engine import tick
+from pbem.tick.faults import Faults
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 

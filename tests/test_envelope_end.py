@@ -3,7 +3,7 @@ begins with END, like the `END LIST` closing a Mighty Kingdoms recruit's list bl
 
 from __future__ import annotations
 
-from pbem.envelope import read_envelope
+from pbem.intake.envelope import read_envelope
 
 MAIL = "PLAYER green secret\nRECRUIT T60\nLIST Pack\nArchers | Inf | 5 5+ 4+ 3+ 10 10/12 | | 100\nEND LIST\n" \
        "BUILD village T54\nEND\n--\nCara"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.engine import tick
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.engine_helpers import SECRETS, T0, dr_campaign, outbox, put
 
 SIZE = "1m"

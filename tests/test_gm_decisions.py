@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.store import write_toml
+from pbem.state.campaign import Campaign
+from pbem.state.store import write_toml
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import create
+from pbem.gm.creation import create
 from pbem.rulesets import registry
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import PLAYERS, SECRETS, T0, body, outbox, put, run
 
 PLAIN_PLAYERS = [replace(p, extras={}) for p in PLAYERS]     # Tally declares no player fields

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import create
-from pbem.outqueue import pending
+from pbem.delivery.outqueue import pending
+from pbem.delivery.welcome import send_owed
+from pbem.gm.creation import create
 from pbem.rulesets import registry
-from pbem.welcome import send_owed
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import PLAYERS, SECRETS, T0
 
 PLAIN_PLAYERS = [replace(p, extras={}) for p in PLAYERS]     # Tally declares no player fields

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import create
-from pbem.engine import tick
-from pbem.journal import notes_by_id
+from pbem.gm.creation import create
+from pbem.intake.journal import notes_by_id
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.diplomacy.test_campaign import SECRETS as DIP_SECRETS
 from tests.diplomacy.test_campaign import seven
 from tests.engine_helpers import T0
@@ -160,7 +160,7 @@ def test_a_full_disk_stops_the_campaign_loses_nothing_and_the_next_campaign_runs
 
 
 def Quarantine_empty(camp: Campaign) -> bool:
-    from pbem.quarantine import Quarantine
+    from pbem.intake.quarantine import Quarantine
 
     box = Quarantine(camp.folder)
     return box.entries() == [] and box.failures == {}

@@ -7,10 +7,10 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.journal import handled, journal_key, message_id_of, message_ids
+from pbem.intake.journal import handled, journal_key, message_id_of, message_ids
 from pbem.mail.message import Submission, parse_message
-from pbem.store import read_toml, write_toml
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml, write_toml
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.journal import KEEP_DAYS, SEEN, message_ids, prune
-from pbem.store import read_toml, write_toml
+from pbem.intake.journal import SEEN, message_ids, prune
+from pbem.state.campaign import KEEP_DAYS, Campaign
+from pbem.state.store import read_toml, write_toml
 from tests.engine_helpers import SECRETS, T0, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
@@ -97,9 +97,9 @@ def test_prune_forgets_only_entries_not_met_for_the_window_and_mends_a_bad_table
 
 
 def test_the_postmaster_forgets_after_the_same_window_and_never_a_mail_it_keeps_meeting(tmp_path: Path) -> None:
+    from pbem.intake.routing import Postmaster
     from pbem.mail.message import parse_message
-    from pbem.routing import Postmaster
-    from pbem.site import Site
+    from pbem.state.site import Site
 
     def postmaster_at(n: int, *, meet: bool) -> Postmaster:
         master = Postmaster(Site(tmp_path, "pbem@test.localhost"), day(n), set())

@@ -194,7 +194,7 @@ def test_a_sender_name_with_a_colon_is_quoted_so_it_is_not_read_as_a_group() -> 
 
 
 def test_player_text_stays_readable_in_the_text_part_and_inert_in_html() -> None:
-    from pbem.reports import md_escape
+    from pbem.kit.texts import md_escape
 
     text = md_escape("Fish & chips <3 *now*\n> not a quote <script>x</script>")
     assert text == "Fish & chips <3 \\*now\\*\n\\> not a quote <script>x</script>"
@@ -306,7 +306,7 @@ def test_safe_header_and_safe_text() -> None:
 
 
 def test_autolinks_in_player_text_stay_text() -> None:
-    from pbem.reports import md_escape
+    from pbem.kit.texts import md_escape
 
     html = markdown_to_html(md_escape("<https://evil.example/login> <me@evil.example> [x](https://evil.example)"))
     assert "<a" not in html and "evil.example/login" in html
@@ -323,7 +323,7 @@ def test_recipients_without_an_address_are_left_out() -> None:
 
 
 def test_a_subject_that_fits_on_one_line_is_never_folded_behind_an_empty_first_line(tmp_path: Path) -> None:
-    from pbem.outqueue import enqueue
+    from pbem.delivery.outqueue import enqueue
 
     subject = "[dip-demo] reminder: Spring 1902 movement due Wed 02 Dec 2026 20:00 GMT"
     queued = enqueue(tmp_path, build(dataclasses.replace(REPORT, subject=subject))).read_bytes()

@@ -7,9 +7,9 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.campaign import Campaign
+from pbem.kit.texts import md_code, md_escape_prose, render
 from pbem.mail.compose import markdown_to_html
-from pbem.reports import md_code, md_escape_prose, render
+from pbem.state.campaign import Campaign
 from tests.daemon_rift.test_rosters_engine import RED, RED_ARMY, SECRETS, campaign
 from tests.engine_helpers import body, outbox, put, run
 

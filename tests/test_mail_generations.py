@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import TickLog, deliver_mail, tick
-from pbem.isolation import INJECTED
+from pbem.intake.isolation import INJECTED
 from pbem.rulesets import registry
-from pbem.store import watching_writes
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.state.store import watching_writes
+from pbem.tick.deliver import deliver_mail
+from pbem.tick.engine import tick
+from pbem.tick.log import TickLog
 from tests.engine_helpers import SECRETS, T0, body, outbox, put, run
 from tests.forum.test_forum_engine import bot_posts, campaign
 
@@ -131,8 +133,9 @@ def test_a_tick_killed_mid_resolution_and_run_again_mails_each_report_once(camp:
 
 
 def test_a_second_question_to_the_gm_in_one_turn_is_mailed(camp: Campaign) -> None:
-    from pbem.engine import alert_gm, stage_key
-    from pbem.intake import Outcome
+    from pbem.delivery.mails import alert_gm
+    from pbem.delivery.replies import Outcome
+    from pbem.stages.turns import stage_key
 
     ruleset = registry.get("daemon_rift")
     stage = ruleset.stage(turns.context(camp, T0))

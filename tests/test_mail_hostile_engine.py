@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.campaign import Campaign
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import SECRETS, dr_campaign, outbox, run
 
 OUTLOOK_ID = "<" + "DB9PR07MB1234ABCDEF0123456789" * 2 + "@DB9PR07MB1234.eurprd07.prod.outlook.com>"

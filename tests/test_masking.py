@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import credentials
-from pbem.campaign import Campaign
+from pbem.intake.masking import MARK, SCRYPT_CHECKS, SecretMask, masked
 from pbem.kit.orders import InvalidOrder
-from pbem.masking import MARK, SCRYPT_CHECKS, SecretMask, masked
+from pbem.state import credentials
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 GENERATED = "K7QD-M2XP-4TRA-9B2C-WZ5E"
@@ -85,7 +85,7 @@ def test_the_postmaster_does_not_quote_the_envelope_secret_of_mail_for_no_campai
 
     import tomli_w
 
-    from pbem.engine import tick
+    from pbem.tick.engine import tick
     from tests.mail.conftest import make_campaign
 
     root = tmp_path / "campaigns"

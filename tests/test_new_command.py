@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.welcome import owed
+from pbem.delivery.welcome import owed
+from pbem.state.campaign import Campaign
 
 WORKTREE = Path(__file__).resolve().parent.parent
 GOOD = ["--player", "red,Alice,alice@test.localhost,Red,R", "--player", "blue,Bob,bob@test.localhost,Blue,B"]

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import tick
 from pbem.mail.compose import thread_root
-from pbem.schedule import parse_time
+from pbem.state.campaign import Campaign
+from pbem.state.schedule import parse_time
+from pbem.tick.engine import tick
 
 ADDRESS = "rift@games.localhost"
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.envelope import read_envelope
+from pbem.intake.envelope import read_envelope
 from pbem.kit.orders import MAX_LINE_CHARS, MAX_ORDER_LINES, MAX_SUGGEST_CHARS, InvalidOrder, NameIndex, OrderProblem
 from tests import engine_helpers as dr
 from tests.parser_contexts import Parser, every_parser

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.envelope import read_envelope
+from pbem.intake.envelope import read_envelope
 from pbem.kit.orders import MAX_LINE_CHARS, MAX_ORDER_LINES, AmbiguousOrder, IllegalOrder, InvalidOrder, OrderProblem
 from tests.parser_contexts import Parser, every_parser, openings_of, places_of, words_of
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from pbem import plugins
-from pbem.forum.config import forum_problems
 from pbem.mail.inbox import open_inbox
 from pbem.mail.outbox import open_transport
 from pbem.rulesets import registry
+from pbem.state.forumconfig import forum_problems
 
 GROUPS = {"pbem.rulesets": plugins.RULESETS, "pbem.forums": plugins.FORUMS,
           "pbem.inboxes": plugins.INBOXES, "pbem.transports": plugins.TRANSPORTS}

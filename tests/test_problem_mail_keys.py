@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.engine import tick
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.isolation_helpers import GM_ADDRESS, campaign, hour, sent_to
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import tick
-from pbem.journal import journal_key, notes_by_id
+from pbem.intake.journal import journal_key, notes_by_id
+from pbem.intake.quarantine import QUARANTINE_AFTER, Quarantine, ident
 from pbem.mail.message import parse_message
-from pbem.quarantine import QUARANTINE_AFTER, Quarantine, ident
 from pbem.rulesets import registry
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.isolation_helpers import BLUE, BOB, GM_ADDRESS, RED, campaign, hour, mail, sent_to
 
 

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import tick
-from pbem.journal import message_id_of, notes_by_id
+from pbem.intake.journal import message_id_of, notes_by_id
+from pbem.intake.quarantine import QUARANTINE_AFTER, Quarantine, ident
+from pbem.intake.routing import Postmaster
 from pbem.mail.message import Submission
-from pbem.quarantine import QUARANTINE_AFTER, Quarantine, ident
-from pbem.routing import Postmaster
 from pbem.rulesets import registry
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.isolation_helpers import BLUE, RED, campaign, hour
 
 

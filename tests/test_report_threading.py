@@ -9,8 +9,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.cli import main
+from pbem.delivery.welcome import owe
 from pbem.mail.compose import thread_root
-from pbem.welcome import owe
 from tests.engine_helpers import SECRETS, T0, dr_campaign, outbox, put, run
 
 RED_SECRET_LINE = f"PLAYER red {SECRETS['red']}\n"

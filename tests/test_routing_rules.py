@@ -8,10 +8,10 @@ from pathlib import Path
 
 import tomli_w
 
-from pbem.campaign import Campaign
-from pbem.creation import create
-from pbem.envelope import campaign_named, read_envelope
-from pbem.journal import message_ids
+from pbem.gm.creation import create
+from pbem.intake.envelope import campaign_named, read_envelope
+from pbem.intake.journal import message_ids
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import PLAYERS, SECRETS, T0, body, dr_campaign, open_orders, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.store import read_toml
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml
 from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 GM = f"GM {SECRETS['gm']}\n"

@@ -12,8 +12,8 @@ import tomli_w
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbem.campaign import Campaign, SettingsError
-from pbem.store import read_toml
+from pbem.state.campaign import Campaign, SettingsError
+from pbem.state.store import read_toml
 from tests.engine_helpers import dr_campaign
 from tests.test_settings_validation import put_key
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import tomli_w
 
-from pbem.campaign import Campaign, SettingsError
 from pbem.cli import main
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
-from pbem.store import read_toml
+from pbem.gm.creation import NewPlayer, create
+from pbem.state.campaign import Campaign, SettingsError
+from pbem.state.store import read_toml
+from pbem.tick.engine import tick
 from tests.engine_helpers import SECRETS, T0, dr_campaign, put
 
 Edit = Callable[[dict[str, Any]], None]

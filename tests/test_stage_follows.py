@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.schedule import parse_time
+from pbem.state.campaign import Campaign
+from pbem.state.schedule import parse_time
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.stagerecord import Question, StageRecord
-from pbem.store import read_toml, write_toml
+from pbem.stages.record import Question, StageRecord
+from pbem.state.store import read_toml, write_toml
 
 STORED = {"kind": "orders", "title": "Turn 3: orders", "turn": 3, "opened": "2026-11-23T09:00:00+00:00",
           "deadline": "2026-11-30T20:00:00+00:00", "reminded": False, "force": False, "paused": False,
@@ -48,7 +48,7 @@ def test_keys_written_by_hand_are_kept_and_no_stage_reads_as_not_started() -> No
 
 
 def test_a_stage_record_edited_wrong_by_hand_is_named_before_it_is_read() -> None:
-    from pbem.statecheck import state_problems
+    from pbem.state.statecheck import state_problems
 
     bad = {"stage": {**STORED, "generation": "four", "paused_at": "yesterday"}}
     problems = state_problems(bad)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.reports import check_overrides, render, template_problems
+from pbem.delivery.template_alerts import alert_template_problems
+from pbem.kit.texts import check_overrides, render, template_problems
 from pbem.rulesets import registry
-from pbem.template_alerts import alert_template_problems
 from tests.engine_helpers import T0, body, dr_campaign, outbox, run
 
 CONTEXT = {"campaign": {"title": "Rift", "name": "rift"}, "reason": "a test", "now": T0, "schedule": None}

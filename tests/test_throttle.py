@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pbem.throttle import Throttle
+from pbem.intake.throttle import Throttle
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import tick
-from pbem.store import read_toml, write_toml
-from pbem.welcome import owed
+from pbem.delivery.welcome import owed
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml, write_toml
+from pbem.tick.engine import tick
 
 NOW = datetime.now(UTC)
 

@@ -26,11 +26,11 @@ def campaign_folder(args: argparse.Namespace) -> Path:
 def gm_command(args: argparse.Namespace, words: list[str]) -> int:
     """Run a GM command under the campaign lock, as if mailed by the GM, and log it; the mails
     it asks for are queued for the next tick."""
-    from pbem.campaign import Campaign
-    from pbem.gmdesk import run
-    from pbem.gmverbs import Desk
+    from pbem.gm.desk import run
+    from pbem.gm.verbs import Desk
     from pbem.rulesets import registry
-    from pbem.store import campaign_lock
+    from pbem.state.campaign import Campaign
+    from pbem.state.store import campaign_lock
 
     folder = campaign_folder(args)
     with campaign_lock(folder):
@@ -38,8 +38,8 @@ def gm_command(args: argparse.Namespace, words: list[str]) -> int:
         desk = Desk(camp, registry.get(camp.settings.ruleset), datetime.now(UTC))
         text = run(desk, words)
         if desk.mailings:
-            from pbem.engine import build_mail
-            from pbem.outqueue import enqueue
+            from pbem.delivery.mails import build_mail
+            from pbem.delivery.outqueue import enqueue
 
             for reply in desk.mailings:       # delivered by the next tick
                 enqueue(folder, build_mail(camp, desk.ruleset, reply, desk.now))

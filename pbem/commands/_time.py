@@ -11,7 +11,7 @@ EXAMPLES = "a duration like 2d, 12h or 1d12h, or a date and time like 2026-11-30
 
 def moment(text: str, option: str) -> datetime:
     """An ISO time (naive is UTC), or a UserError naming the option and an example."""
-    from pbem.schedule import parse_time
+    from pbem.state.schedule import parse_time
 
     try:
         return parse_time(text)
@@ -21,7 +21,7 @@ def moment(text: str, option: str) -> datetime:
 
 def duration_or_moment(text: str) -> timedelta | datetime:
     """What `pbem extend` accepts, checked before the campaign is touched."""
-    from pbem.schedule import parse_duration, parse_time
+    from pbem.state.schedule import parse_duration, parse_time
 
     for parse in (parse_duration, parse_time):
         try:

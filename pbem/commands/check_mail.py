@@ -13,9 +13,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.campaign import SettingsError, discover, load_settings
-    from pbem.site import site_of
-    from pbem.store import StoreError
+    from pbem.state.campaign import SettingsError, discover, load_settings
+    from pbem.state.site import site_of
+    from pbem.state.store import StoreError
 
     setups: list[tuple[str, str, dict[str, Any], Path]] = []     # (who, "inbox"/"outbox", spec, base)
     try:

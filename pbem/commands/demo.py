@@ -101,7 +101,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.campaign import Campaign
+    from pbem.state.campaign import Campaign
 
     root: Path = args.dir
     folder = play(root, args.ruleset, _show)
@@ -114,11 +114,11 @@ def run(args: argparse.Namespace) -> int:
 def play(root: Path, ruleset_name: str, after_step: Callable[[list[str], str], None]) -> Path:
     """Build the demo campaign under `root` and play its sample mails step by step, calling
     `after_step(tick lines, step name)` after each tick; returns the campaign folder."""
-    from pbem.campaign import Campaign
-    from pbem.creation import NewPlayer, create
-    from pbem.engine import tick
     from pbem.errors import UserError
-    from pbem.schedule import parse_time
+    from pbem.gm.creation import NewPlayer, create
+    from pbem.state.campaign import Campaign
+    from pbem.state.schedule import parse_time
+    from pbem.tick.engine import tick
 
     if (root / "campaigns").exists():
         raise UserError(f"{root} already holds a demo; remove it first")
@@ -142,7 +142,7 @@ def play(root: Path, ruleset_name: str, after_step: Callable[[list[str], str], N
 
 def _fix_dice(folder: Path, demo: Demo) -> None:
     """The demo's fixed turn secrets (see the module notes), before any is drawn."""
-    from pbem.store import write_toml
+    from pbem.state.store import write_toml
 
     secrets = {str(n): hashlib.sha256(f"{demo.campaign} demo dice, turn {n}".encode()).hexdigest()
                for n in range(demo.dice_turns + 1)}
@@ -152,7 +152,7 @@ def _fix_dice(folder: Path, demo: Demo) -> None:
 
 def _feed(step: Path, inbox: Path, now: datetime) -> datetime:
     """Copy one step's mails into the inbox; a `wait` file moves the clock (e.g. `3d1h`)."""
-    from pbem.schedule import parse_duration
+    from pbem.state.schedule import parse_duration
 
     inbox.mkdir(parents=True, exist_ok=True)
     wait = step / "wait"

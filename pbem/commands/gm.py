@@ -56,10 +56,10 @@ def show_verbs(args: argparse.Namespace) -> int:
     """The verbs open now, one line each: how to write it, what it does."""
     from datetime import UTC, datetime
 
-    from pbem.campaign import Campaign
-    from pbem.gmdesk import help_lines
-    from pbem.gmverbs import Desk
+    from pbem.gm.desk import help_lines
+    from pbem.gm.verbs import Desk
     from pbem.rulesets import registry
+    from pbem.state.campaign import Campaign
 
     camp = Campaign(campaign_folder(args))
     desk = Desk(camp, registry.get(camp.settings.ruleset), datetime.now(UTC))

@@ -15,7 +15,7 @@ from pbem.commands._common import add_campaign, campaign_folder
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from pbem.positions import Position
+    from pbem.gm.positions import Position
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from pbem.positions import read_position
+    from pbem.gm.positions import read_position
 
     folder = campaign_folder(args)
     position = read_position(args.position)      # a broken file is answered before the campaign is opened
@@ -46,13 +46,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _start(folder: Path, position: Position, now: datetime, force: bool) -> int:
-    from pbem.campaign import Campaign
-    from pbem.engine import build_mail
-    from pbem.outqueue import enqueue
-    from pbem.positions import start_campaign
+    from pbem.delivery.mails import build_mail
+    from pbem.delivery.outqueue import enqueue
+    from pbem.gm.positions import start_campaign
     from pbem.rulesets import registry
     from pbem.rulesets.base import PositionError
-    from pbem.store import campaign_lock
+    from pbem.state.campaign import Campaign
+    from pbem.state.store import campaign_lock
 
     with campaign_lock(folder):
         camp = Campaign(folder)

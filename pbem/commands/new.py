@@ -34,9 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit status 2, with one line per problem and nothing written, for arguments that cannot
     make a campaign."""
-    from pbem.creation import CreationError, argument_problems, create, read_players, warnings
     from pbem.errors import UserError
-    from pbem.positions import read_position
+    from pbem.gm.creation import CreationError, argument_problems, create, read_players, warnings
+    from pbem.gm.positions import read_position
 
     players, labels, problems = read_players(args.player)
     problems += argument_problems(args.root, args.name, args.ruleset, players, args.gm_email, labels,

@@ -16,11 +16,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from datetime import datetime
 
-    from pbem import turns
-    from pbem.campaign import Campaign
     from pbem.commands._common import campaign_folder
     from pbem.errors import UserError
     from pbem.rulesets import registry
+    from pbem.stages import turns
+    from pbem.state.campaign import Campaign
 
     camp = Campaign(campaign_folder(args))
     ruleset = registry.get(camp.settings.ruleset)

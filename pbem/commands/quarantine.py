@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pbem.errors import UserError
 
 if TYPE_CHECKING:
-    from pbem.quarantine import Quarantine
+    from pbem.intake.quarantine import Quarantine
 
 POSTMASTER = "postmaster"
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def show(args: argparse.Namespace) -> int:
-    from pbem.quarantine import Quarantine
+    from pbem.intake.quarantine import Quarantine
 
     folders = [folder_of(args)] if args.campaign else places(args.root)
     rows = [(folder, held) for folder in folders for held in Quarantine(folder).entries()]
@@ -52,8 +52,8 @@ def show(args: argparse.Namespace) -> int:
 
 
 def act(args: argparse.Namespace) -> int:
-    from pbem.quarantine import Quarantine
-    from pbem.store import StoreError, campaign_lock
+    from pbem.intake.quarantine import Quarantine
+    from pbem.state.store import StoreError, campaign_lock
 
     folder = folder_of(args)
     try:
@@ -86,8 +86,8 @@ def journal_edit(folder: Path, key: str, release: bool) -> None:
     the journal remembers it, so a copy still in the mailbox is never handled."""
     from datetime import UTC, datetime
 
-    from pbem.schedule import iso
-    from pbem.store import read_toml, write_toml
+    from pbem.state.schedule import iso
+    from pbem.state.store import read_toml, write_toml
 
     path, campaign = folder / "state.toml", (folder / "campaign.toml").exists()
     state = read_toml(path) if path.exists() else {}
@@ -117,7 +117,7 @@ def folder_of(args: argparse.Namespace) -> Path:
 
 
 def places(root: Path) -> list[Path]:
-    from pbem.campaign import discover
+    from pbem.state.campaign import discover
 
     found = list(discover(root))
     return found + ([root / POSTMASTER] if (root / POSTMASTER / "quarantine").exists() else [])

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pbem.campaign import Campaign
+    from pbem.state.campaign import Campaign
 
 START = "start"
 CURRENT = "current"
@@ -36,12 +36,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.campaign import Campaign
     from pbem.commands._common import campaign_folder
     from pbem.errors import UserError
     from pbem.pictures.picture import picture_of
     from pbem.rulesets import registry
-    from pbem.store import write_atomic
+    from pbem.state.campaign import Campaign
+    from pbem.state.store import write_atomic
 
     camp = Campaign(campaign_folder(args))
     ruleset = registry.get(camp.settings.ruleset)
@@ -62,7 +62,7 @@ def _states(camp: Campaign, turn: int | None, stage: str | None) -> list[tuple[i
     """(turn, stage, stored game) for each picture asked for; what is not kept is a one-line error
     naming what is."""
     from pbem.errors import UserError
-    from pbem.store import read_toml
+    from pbem.state.store import read_toml
 
     if stage == CURRENT:
         now = int(camp.state.get("stage", {}).get("turn", 0))
@@ -87,7 +87,7 @@ def _states(camp: Campaign, turn: int | None, stage: str | None) -> list[tuple[i
 
 def _stages(camp: Campaign, turn: int) -> dict[str, Path]:
     """The stored stages of `turn` by name, `start` first, then as they were resolved."""
-    from pbem.turns import stage_snapshots
+    from pbem.stages.turns import stage_snapshots
 
     start = camp.history(turn) / f"{START}.toml"
     return {**({START: start} if start.exists() else {}), **dict(stage_snapshots(camp, turn))}

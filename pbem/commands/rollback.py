@@ -16,12 +16,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from pbem.campaign import Campaign
     from pbem.errors import UserError
-    from pbem.rollbacks import roll_back
+    from pbem.gm.rollbacks import roll_back
     from pbem.rulesets import registry
-    from pbem.schedule import parse_time
-    from pbem.store import campaign_lock
+    from pbem.state.campaign import Campaign
+    from pbem.state.schedule import parse_time
+    from pbem.state.store import campaign_lock
 
     try:
         now = parse_time(args.now) if args.now else datetime.now(UTC)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pbem.campaign import Campaign
+    from pbem.state.campaign import Campaign
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -17,9 +17,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.campaign import Campaign, discover
     from pbem.errors import UserError
-    from pbem.isolation import one_line
+    from pbem.intake.isolation import one_line
+    from pbem.state.campaign import Campaign, discover
 
     if not args.root.is_dir():
         raise UserError(f"no folder {args.root}; give the campaigns folder with --root")
@@ -42,10 +42,10 @@ def show(camp: Campaign) -> None:
     """One campaign's stage, deadline, questions for the GM and players."""
     from datetime import UTC, datetime
 
-    from pbem import turns
-    from pbem.outqueue import pending
+    from pbem.delivery.outqueue import pending
     from pbem.rulesets import registry
-    from pbem.stagerecord import StageRecord
+    from pbem.stages import turns
+    from pbem.stages.record import StageRecord
 
     folder = camp.folder
     record = StageRecord.read(camp.state)

@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from datetime import datetime
 
     from pbem.commands._time import moment
-    from pbem.engine import tick
-    from pbem.schedule import iso
+    from pbem.state.schedule import iso
+    from pbem.tick.engine import tick
 
     now = moment(args.now, "--now") if args.now else datetime.now(UTC)
     if not args.root.is_dir():       # a typo in the crontab must not read as "nothing to do"

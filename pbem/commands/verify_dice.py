@@ -16,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
     from pbem.commands._common import campaign_folder
     from pbem.errors import UserError
     from pbem.kit import dice
-    from pbem.store import read_toml
+    from pbem.state.store import read_toml
 
     path = campaign_folder(args) / "history" / f"{args.turn:03d}" / "dice.toml"
     if not path.exists():

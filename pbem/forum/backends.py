@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from pbem.campaign import Settings
 from pbem.forum.base import Forum, ForumKind
-from pbem.forum.config import forum_settings
 from pbem.plugins import FORUMS
+from pbem.state.campaign import Settings
+from pbem.state.forumconfig import forum_settings
 
 
 def open_forum(settings: Settings, folder: Path, now: datetime | None = None) -> Forum | None:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from pbem.campaign import Settings
-    from pbem.forum.config import ForumSettings
+    from pbem.state.campaign import Settings
+    from pbem.state.forumconfig import ForumSettings
 
 Cursor = dict[str, int]
 """Per channel ("thread", or a private conversation) the last position read."""

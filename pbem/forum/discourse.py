@@ -40,11 +40,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pbem.forum.base import ForumError, Post, key_of, with_marker
-from pbem.store import StoreError, read_toml
+from pbem.state.store import StoreError, read_toml
 
 if TYPE_CHECKING:
-    from pbem.campaign import Settings
-    from pbem.forum.config import ForumSettings
+    from pbem.state.campaign import Settings
+    from pbem.state.forumconfig import ForumSettings
 
 CHUNK = 20          # posts per posts.json request, as Discourse's own client asks for them
 PM_PAGES = 10       # pages of the bot's message list read at most in one tick

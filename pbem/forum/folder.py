@@ -47,11 +47,11 @@ from typing import TYPE_CHECKING, Any
 import tomli_w
 
 from pbem.forum.base import ForumError, Post, is_new
-from pbem.store import write_atomic
+from pbem.state.store import write_atomic
 
 if TYPE_CHECKING:
-    from pbem.campaign import Settings
-    from pbem.forum.config import ForumSettings
+    from pbem.state.campaign import Settings
+    from pbem.state.forumconfig import ForumSettings
 
 FILED = re.compile(r"^(\d{6,})-[a-z0-9_-]*\.md$")
 PRIVATE = "private"

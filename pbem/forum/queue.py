@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem.forum.base import Forum, ForumError
-from pbem.store import read_toml, write_atomic, write_toml
+from pbem.state.store import read_toml, write_atomic, write_toml
 
 LAST = "last-post.toml"
 MAX_POST_CHARS = 30_000

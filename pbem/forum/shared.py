@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.campaign import Settings, discover, load_settings
-from pbem.checks import SettingsError
 from pbem.forum.base import ForumKind
-from pbem.forum.config import forum_settings
 from pbem.plugins import FORUMS
-from pbem.store import StoreError
+from pbem.state.campaign import Settings, discover, load_settings
+from pbem.state.checks import SettingsError
+from pbem.state.forumconfig import forum_settings
+from pbem.state.store import StoreError
 
 Identity = tuple[str, str, str]
 

@@ -211,10 +211,10 @@ def _matching(known: Mapping[str, MapKind], data: Mapping[str, Any]) -> list[Map
 
 def _with_rule_systems(known: dict[str, MapKind]) -> dict[str, MapKind]:
     """The kinds of every installed rule system too (each registers its own when imported)."""
-    from pbem.rulesets import registry
+    from pbem.plugins import RULESETS  # the kit never imports a rule system: the registry loads them
 
-    for name in registry.available():
-        registry.get(name)
+    for name in RULESETS.entries():
+        RULESETS.load(name)
     return dict(_KINDS) | known
 
 

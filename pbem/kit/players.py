@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pbem.checks import shown, text_problem
+from pbem.kit.text import shown, text_problem
 
 
 def any_value(value: str) -> str:

@@ -44,7 +44,7 @@ from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped
 
 from pbem.mail.connection import MailboxDropped, MailUnavailable, ServerSpec, Watchdog, describe
 from pbem.mail.inbox import InboxItem
-from pbem.store import StoreError, read_toml, write_toml
+from pbem.state.store import StoreError, read_toml, write_toml
 
 DONE = b"$PbemDone"
 QUARANTINED = b"$PbemQuarantined"

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.pictures.raster import png
 from pbem.pictures.svg import draw
 from pbem.rulesets.base import AnyRuleset, Context, Ruleset
+from pbem.state.campaign import Player, Settings
 
 
 @dataclass(frozen=True)

@@ -11,24 +11,27 @@ and the hooks below hand each call to the current phase with a `View` of the gam
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic
 
-from pbem.campaign import Player as Player
-from pbem.campaign import Settings as Settings
 from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
-from pbem.kit.maps import ready_made
+from pbem.kit.maps import map_path, ready_made
 from pbem.kit.orders import OrderProblem
-from pbem.kit.players import PlayerField
-from pbem.kit.rulebook import RuleBook
-from pbem.reports import render as render  # a rule system's own texts (HELP) from its templates
+from pbem.kit.players import PlayerField, field_problems
+from pbem.kit.rulebook import RuleBook, RulesError
+from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
+from pbem.state.campaign import Player as Player
+from pbem.state.campaign import Settings as Settings
 
 if TYPE_CHECKING:
     from pbem.kit.scene import Scene
+
+_KEYED = re.compile(r"^[\w.\[\]]+: ")      # a message that begins with its key, like "rules.edition: ..."
 
 
 @dataclass(frozen=True)
@@ -178,6 +181,27 @@ class Ruleset(Generic[S, M]):
 
     def create(self, settings: Settings) -> dict[str, Any]:
         raise NotImplementedError
+
+    def settings_problems(self, settings: Settings) -> list[str]:
+        """What this rule system refuses in the map, the rule overrides or the players of a
+        campaign.toml: it sets up an opening position from them, as `pbem new` does, and each
+        refusal is a problem. Loading settings asks it through the registry (pbem/state/campaign.py)."""
+        if settings.map not in self.ready_maps() and not map_path(settings.map).is_file():
+            ready = ", ".join(self.ready_maps())
+            return [f"map: {settings.map!r} is not a ready-made map ({ready}) nor a .toml map file"]
+        fields = [f"players[{n}].{problem}" for n, p in enumerate(settings.players)
+                  for problem in field_problems(self.player_fields, p.extras)]
+        if fields:
+            return fields
+        try:
+            self.create(settings)
+        except RulesError as exc:
+            return list(exc.problems)
+        except (ValueError, LookupError, TypeError, OSError) as exc:
+            text = str(exc).replace("\n", " ")
+            refused = f"map, rules or players: the {self.title} rules refuse them: {text}"
+            return [text if _KEYED.match(text) else refused]
+        return []
 
     def ready_maps(self) -> list[str]:
         """The ready-made maps `--map` names (a path to a .toml map file is accepted as well);

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from pbem.campaign import Player, Settings
 from pbem.kit.dice import Dice
 from pbem.kit.rulebook import RuleBook
+from pbem.state.campaign import Player, Settings
 
 S = TypeVar("S")        # a rule system's typed state (a dataclass that round-trips through TOML)
 M = TypeVar("M")        # its map (a `pbem.kit.maps.PlaceMap`)

@@ -20,13 +20,5 @@ def available() -> dict[str, str]:
 
 def get(name: str) -> AnyRuleset:
     """The rule system called `name` (or an alias, e.g. "dr", "daemon-rift")."""
-    key = name.strip().lower().replace("-", "_")
-    systems = available()
-    if key in systems:
-        found: AnyRuleset = RULESETS.load(key)
-        return found
-    for system in systems:
-        ruleset: AnyRuleset = RULESETS.load(system)
-        if key in ruleset.aliases:
-            return ruleset
-    raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(systems))}")
+    found: AnyRuleset = RULESETS.find(name)
+    return found

@@ -8,13 +8,13 @@ from email import policy
 from pathlib import Path
 from typing import Any
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
+from pbem.gm.creation import NewPlayer, create
 from pbem.kit.tomlio import from_data
 from pbem.rulesets.conquest.model import ConquestState
 from pbem.rulesets.conquest.ruleset import RULESET
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 SECRETS = {"anna": "ANNA-TEST-0000-0000-0001", "ben": "BENN-TEST-0000-0000-0002",

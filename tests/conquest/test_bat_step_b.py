@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from pbem.kit.dice import ScriptedDice
-from pbem.reports import render
+from pbem.kit.texts import render
 from pbem.rulesets.base import GMDecisionNeeded
 from pbem.rulesets.conquest.battles import step_b
 from pbem.rulesets.conquest.model import Battle, SetupOrder
-from pbem.schedule import Schedule
+from pbem.state.schedule import Schedule
 
 from .battle_helpers import board, land, rules, state
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
+from pbem.gm.creation import NewPlayer, create
 from pbem.kit.dice import SeededDice
 from pbem.rulesets.base import Context
 from pbem.rulesets.conquest.ruleset import RULESET
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 PLAYERS = [NewPlayer(p, p.title(), f"{p}@glue.localhost", c, c[0]) for p, c in
@@ -130,7 +130,7 @@ def test_status_lists_holdings_and_treasury(tmp_path: Path) -> None:
 
 @pytest.mark.clause("COC-TRN-6", "COC-SET-8")
 def test_capital_picks_are_turn_0_so_rollback_from_round_1_returns_to_them(tmp_path: Path) -> None:
-    from pbem.engine import tick
+    from pbem.tick.engine import tick
 
     camp = campaign(tmp_path, {"setup": {"capital_order": ["cara", "anna", "ben"]}})
     assert stage(camp).turn == 0 and stage(camp).title == "Setup: capital picks (window S)"

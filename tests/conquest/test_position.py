@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.conquest.model import SetupOrder
 from pbem.rulesets.conquest.ruleset import RULESET
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
 
 from .engine_helpers import T0, campaign, game, mail, put_position, replies, run
 

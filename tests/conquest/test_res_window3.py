@@ -202,7 +202,7 @@ def test_coc_res_17_team_members_beat_every_opponent() -> None:
 
 
 def test_coc_res_23_round_report_shows_categories_ep_and_beaten_players() -> None:
-    from pbem.reports import render
+    from pbem.kit.texts import render
     from pbem.rulesets.conquest.results import report_context
 
     game = state(players=("cara", "ben", "dan"), carried={"cara": 1}, events={"dan": "all_or_nothing"},

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.commands import demo
 from pbem.kit.dice import Roll, verify
 from pbem.kit.tomlio import from_data
 from pbem.rulesets.conquest.model import ConquestState
+from pbem.state.campaign import Campaign
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from pbem import turns
 from pbem.rulesets.conquest.model import W_CAPITALS, W_CONQUEST, W_RESULTS, W_SETUP
 from pbem.rulesets.conquest.ruleset import RULESET
+from pbem.stages import turns
 
 from .engine_helpers import T0, campaign, game, mail, put_position, replies, run
 

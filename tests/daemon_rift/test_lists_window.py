@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from pbem.schedule import parse_time
+from pbem.state.schedule import parse_time
 from tests.season.agents import DaemonRift
 from tests.season.harness import Season, body
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import create
+from pbem.gm.creation import create
 from pbem.kit.tomlio import from_data
 from pbem.rulesets import registry
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.daemon_rift.game_state import DRGame
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import PLAYERS, SECRETS, T0, put, run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "positions" / "daemon_rift.toml"

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import NewPlayer, create
+from pbem.gm.creation import NewPlayer, create
 from pbem.kit.roster import Mark
 from pbem.kit.tomlio import to_data
 from pbem.rulesets import registry
 from pbem.rulesets.daemon_rift.losses import MISSING, WOUNDS
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
 from tests.daemon_rift.helpers_rosters import roster
 from tests.engine_helpers import T0, body, outbox, put, run
 

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
 from pbem.errors import UserError
+from pbem.gm.creation import NewPlayer, create
 from pbem.rulesets import registry
 from pbem.rulesets.diplomacy.board import standard_board
 from pbem.rulesets.diplomacy.cycle import GameState
 from pbem.rulesets.diplomacy.state import dump_position
 from pbem.rulesets.diplomacy.units import Unit
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 POWERS = {"aus": "Austria", "eng": "England", "fra": "France", "ger": "Germany", "ita": "Italy",

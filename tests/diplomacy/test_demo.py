@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.state.campaign import Campaign
 
 
 def test_diplomacy_demo_plays_spring_fall_with_a_retreat_and_winter_builds(

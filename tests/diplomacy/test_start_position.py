@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import create
+from pbem.gm.creation import create
 from pbem.rulesets import registry
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.diplomacy.ruleset import RULESET
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
 from tests.diplomacy.test_campaign import SECRETS, T0, TRANSPORT, after_deadline, put, report, run, seven
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "positions" / "diplomacy.md"

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.engine import tick
 from pbem.forum.base import ForumError
-from pbem.forum.config import forum_problems, forum_settings
 from pbem.forum.discourse import Credentials, DiscourseForum
 from pbem.forum.queue import enqueue_post, publish_pending
-from pbem.store import read_toml
+from pbem.state.campaign import Campaign
+from pbem.state.forumconfig import forum_problems, forum_settings
+from pbem.state.store import read_toml
+from pbem.tick.engine import tick
 from tests.engine_helpers import T0
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import MALFORMED, DiscourseServer

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from pbem.campaign import Campaign
 from pbem.forum.base import Post, advance
 from pbem.forum.folder import FolderForum, split_header
+from pbem.state.campaign import Campaign
 from tests.engine_helpers import T0, outbox, run
 from tests.forum.test_forum_engine import campaign, post, thread
 
@@ -87,7 +87,7 @@ def test_a_broken_post_is_skipped_with_a_log_line_and_the_others_are_read(tmp_pa
     drop(folder, "a.md", '+++\nauthor = "alice"\nin_reply_to = "x"\n+++\nSTATUS\n')
     drop(folder, "b.md", '+++\nauthor = [broken\n+++\nSTATUS\n')
     post(camp, "c", "Bob", "STATUS")
-    from pbem.engine import tick
+    from pbem.tick.engine import tick
     log = tick(camp.folder.parent, T0 + timedelta(hours=1))
     assert any("skipped, unreadable: broken TOML" in line for line in log.lines)
     camp = Campaign(camp.folder)

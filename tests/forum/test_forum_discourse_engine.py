@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign, SettingsError
-from pbem.creation import welcome_replies
-from pbem.engine import Faults, build_mail, tick
+from pbem.delivery.mails import build_mail
 from pbem.forum.base import key_of
+from pbem.gm.creation import welcome_replies
 from pbem.rulesets import registry
-from pbem.store import read_toml, write_toml
+from pbem.state.campaign import Campaign, SettingsError
+from pbem.state.store import read_toml, write_toml
+from pbem.tick.engine import tick
+from pbem.tick.faults import Faults
 from tests.engine_helpers import T0, body, outbox, put, run
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer

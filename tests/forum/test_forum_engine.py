@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.engine import Faults, tick
 from pbem.forum.folder import split_header
-from pbem.store import read_toml, write_toml
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml, write_toml
+from pbem.tick.engine import tick
+from pbem.tick.faults import Faults
 from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
@@ -223,7 +224,7 @@ def test_help_by_forum_explains_identity_and_where_orders_go(camp: Campaign) -> 
 
 def test_a_post_whose_handling_fails_is_retried_then_set_aside_and_the_thread_reads_on(
         camp: Campaign, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem.quarantine import QUARANTINE_AFTER, Quarantine
+    from pbem.intake.quarantine import QUARANTINE_AFTER, Quarantine
     from pbem.rulesets import registry
 
     monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.engine import tick
-from pbem.forum import admission
 from pbem.forum.base import Post, inert
-from pbem.forum.config import ForumSettings
-from pbem.store import read_toml, write_toml
+from pbem.intake import admission
+from pbem.state.campaign import Campaign
+from pbem.state.forumconfig import ForumSettings
+from pbem.state.store import read_toml, write_toml
+from pbem.tick.engine import tick
 from tests.engine_helpers import SECRETS, T0, body, outbox, run
 from tests.forum.test_forum_engine import bot_posts, campaign, post, thread
 
@@ -194,8 +194,8 @@ def test_a_posts_submission_always_names_its_forum_account_and_post_id(camp: Cam
 
 
 def test_chosen_secrets_are_found_by_the_line_naming_them_and_cost_little(camp: Campaign) -> None:
-    from pbem import credentials
-    from pbem.forum.leaks import leaks
+    from pbem.intake.leaks import leaks
+    from pbem.state import credentials
 
     chosen = {"red": credentials.hash_chosen("hunter2hunter2"), "blue": credentials.hash_chosen("correct horse")}
     secret_of = lambda player: chosen.get(player.id, "sha256:" + "0" * 64)   # noqa: E731

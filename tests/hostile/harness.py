@@ -24,15 +24,16 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
-from pbem.engine import TickLog, tick
-from pbem.journal import journal_key
+from pbem.gm.creation import NewPlayer, create
+from pbem.intake.journal import journal_key
 from pbem.mail.message import parse_message
 from pbem.rulesets import registry
 from pbem.rulesets.conquest.ruleset import RULESET as CONQUEST
-from pbem.store import read_toml
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml
+from pbem.tick.engine import tick
+from pbem.tick.log import TickLog
 from tests.hostile.make_corpus import (
     ALICE,
     BOB,

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pbem.forum.base import key_of
-from pbem.store import read_toml, write_toml
+from pbem.state.store import read_toml, write_toml
 from tests.forum.discourse_server import serving
 from tests.hostile.discourse_faults import FaultyServer, FaultyState
 from tests.hostile.harness import (

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import tomli_w
 
-from pbem.campaign import Campaign, SettingsError
 from pbem.cli import main
-from pbem.creation import NewPlayer
+from pbem.gm.creation import NewPlayer
 from pbem.kit.players import PlayerField, field_problems, one_word, unknown_fields, with_defaults
 from pbem.rulesets import registry
 from pbem.rulesets.base import Ruleset
-from pbem.store import read_toml
+from pbem.state.campaign import Campaign, SettingsError
+from pbem.state.store import read_toml
 
 
 def new(root: Path, ruleset: str, *players: str) -> int:

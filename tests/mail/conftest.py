@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from imapclient import IMAPClient
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
+from pbem.gm.creation import NewPlayer, create
 from pbem.mail.connection import forget_unreachable
 from pbem.rulesets import registry
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
 from tests.mail.mailservers import Dovecot, make_smtp_relay
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.engine import tick
-from pbem.journal import message_ids
+from pbem.intake.journal import message_ids
 from pbem.mail.imap import ImapInbox
 from pbem.mail.inbox import open_inbox
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.mail.conftest import (
     IMAP_ENV,
     ORDERS_BOX,

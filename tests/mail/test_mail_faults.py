@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.engine import Faults, TickLog, tick
-from pbem.journal import message_ids
-from pbem.outqueue import sent_names
-from pbem.store import read_toml
+from pbem.delivery.outqueue import sent_names
+from pbem.intake.journal import message_ids
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml
+from pbem.tick.engine import tick
+from pbem.tick.faults import Faults
+from pbem.tick.log import TickLog
 from tests.mail.conftest import (
     ORDERS_BOX,
     Killer,

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from pbem.engine import tick
 from pbem.mail.connection import ServerSpec
 from pbem.mail.imap import PORTS
 from pbem.mail.inbox import open_inbox
 from pbem.mail.outbox import open_transport
+from pbem.tick.engine import tick
 from tests.mail.conftest import T0, make_campaign
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.campaign import Campaign
 from pbem.cli import main
-from pbem.outqueue import sent_names
+from pbem.delivery.outqueue import sent_names
+from pbem.state.campaign import Campaign
 from tests.mail.conftest import (
     ORDERS_BOX,
     SECRETS,

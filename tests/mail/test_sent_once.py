@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.journal import KEEP_DAYS
+from pbem.delivery.outqueue import deliver, enqueue, pending, sent_names, was_sent
 from pbem.mail.outbox import MaildirTransport
-from pbem.outqueue import deliver, enqueue, pending, sent_names, was_sent
+from pbem.state.campaign import KEEP_DAYS
 
 
 def mail(n: int) -> EmailMessage:

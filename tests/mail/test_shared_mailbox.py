@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from pbem import intake
-from pbem.campaign import Campaign
-from pbem.engine import TickLog, tick
-from pbem.journal import message_ids
-from pbem.store import campaign_lock, read_toml
+from pbem.intake import handler as intake
+from pbem.intake.journal import message_ids
+from pbem.state.campaign import Campaign
+from pbem.state.store import campaign_lock, read_toml
+from pbem.tick.engine import tick
+from pbem.tick.log import TickLog
 from tests.mail.conftest import (
     ORDERS_BOX,
     SECRETS,

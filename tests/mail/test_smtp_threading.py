@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.delivery.outqueue import deliver, enqueue
 from pbem.mail.compose import OutgoingMail, compose
 from pbem.mail.outbox import open_transport
-from pbem.outqueue import deliver, enqueue
 from tests.mail.conftest import Relay, mailbox, smtp_spec
 from tests.mail.mailservers import Dovecot
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem.delivery.outqueue import deliver, enqueue, pending
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.outbox import open_transport
 from pbem.mail.smtp import MailRefused, SmtpTransport
-from pbem.outqueue import deliver, enqueue, pending
 from tests.mail.conftest import (
     ORDERS_BOX,
     USERS,

@@ -10,14 +10,14 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.hexes import HexMap, hexmap_from_dict
 from pbem.rulesets.mighty_kingdoms import armylist
 from pbem.rulesets.mighty_kingdoms import rules as rulesmod
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import Army, Calendar, Kingdom, MKState, MKView, TileState
 from pbem.rulesets.phases import View
-from pbem.schedule import Schedule
+from pbem.state.campaign import Player, Settings
+from pbem.state.schedule import Schedule
 
 NAMES = {"a": "Red", "b": "Blue", "c": "Green"}
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)

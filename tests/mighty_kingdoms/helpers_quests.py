@@ -6,7 +6,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.hexes import HexMap, hexmap_from_dict
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import armylist
@@ -20,7 +19,8 @@ from pbem.rulesets.mighty_kingdoms.model import (
     MKView,
     TileState,
 )
-from pbem.schedule import Schedule
+from pbem.state.campaign import Player, Settings
+from pbem.state.schedule import Schedule
 
 NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 

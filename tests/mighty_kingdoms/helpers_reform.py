@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.hexes import hexmap_from_dict
 from pbem.kit.roster import Mark, Roster
 from pbem.rulesets.mighty_kingdoms import armylist, rules
 from pbem.rulesets.mighty_kingdoms.model import MEDAL, SCAR, Army, Kingdom, MKState, MKView, TileState
 from pbem.rulesets.phases import View
-from pbem.schedule import Schedule
+from pbem.state.campaign import Player, Settings
+from pbem.state.schedule import Schedule
 
 
 def settings(players: list[str]) -> Settings:

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
+from pbem.gm.creation import NewPlayer, create
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap, hexmap_from_dict
 from pbem.rulesets.base import Context, Parsed, Resolution
@@ -16,6 +15,7 @@ from pbem.rulesets.mighty_kingdoms import rules as rulesmod
 from pbem.rulesets.mighty_kingdoms.model import MKState, MKView
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
 from pbem.rulesets.phases import View
+from pbem.state.campaign import Campaign
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 SECRETS = {"a": "ANNA-TEST-0000-0000-0001", "b": "BENN-TEST-0000-0000-0002",

@@ -6,14 +6,14 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.hexes import HexMap, hexmap_from_dict
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.mighty_kingdoms import armylist
 from pbem.rulesets.mighty_kingdoms import rules as rulesmod
 from pbem.rulesets.mighty_kingdoms.model import WINTER, Army, Calendar, Kingdom, MKState, MKView, TileState
 from pbem.rulesets.phases import View
-from pbem.schedule import Schedule
+from pbem.state.campaign import Player, Settings
+from pbem.state.schedule import Schedule
 
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 NAMES = {"a": "Albion", "b": "Brennia", "c": "Corvia", "d": "Dunmark"}

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from pbem.kit.dice import ScriptedDice
-from pbem.reports import render
+from pbem.kit.texts import render
 from pbem.rulesets.mighty_kingdoms import reform, steps, window_battle
 from pbem.rulesets.mighty_kingdoms.battle_state import GM
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import BATTLE, Holding, Kingdom, MKState, MKView
 from pbem.rulesets.phases import Outcome
-from pbem.schedule import Schedule
+from pbem.state.schedule import Schedule
 from tests.mighty_kingdoms.helpers_battle import NOW, army, board, lines, player, state_of, view_of
 
 DEADLINE = NOW + timedelta(days=7)

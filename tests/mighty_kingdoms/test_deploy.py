@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder
-from pbem.reports import render
+from pbem.kit.texts import render
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.mighty_kingdoms import deploy, window_deployment
 from pbem.rulesets.mighty_kingdoms.chronicle import Section

@@ -14,17 +14,17 @@ from email import policy
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Campaign
 from pbem.cli import main as pbem_main
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
 from pbem.forum.folder import split_header
+from pbem.gm.creation import NewPlayer, create
 from pbem.kit.dice import ScriptedDice
-from pbem.reports import render
+from pbem.kit.texts import render
 from pbem.rulesets.base import Context, Report, Resolution
 from pbem.rulesets.mighty_kingdoms.model import BATTLE, ORDERS, MKState
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
-from pbem.store import read_toml, write_toml
+from pbem.state.campaign import Campaign
+from pbem.state.store import read_toml, write_toml
+from pbem.tick.engine import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 DOCS = Path(__file__).parents[2] / "docs" / "positions"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.envelope import read_envelope
+from pbem.intake.envelope import read_envelope
 from pbem.kit.dice import ScriptedDice
-from pbem.reports import render
+from pbem.kit.texts import render
 from pbem.rulesets.base import Context, Stage
 from pbem.rulesets.mighty_kingdoms import rules as rulesmod
 from pbem.rulesets.mighty_kingdoms import setup, steps, window_battle

@@ -9,10 +9,10 @@ from datetime import timedelta
 from email import policy
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
-from pbem.engine import tick
+from pbem.gm.creation import NewPlayer, create
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 from tests.mighty_kingdoms.helpers_setup import T0, ctx
 
 SAMPLES = Path(__file__).parents[2] / "inbox_samples" / "mighty_kingdoms"

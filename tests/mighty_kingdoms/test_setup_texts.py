@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.creation import CreationError, NewPlayer
+from pbem.gm.creation import CreationError, NewPlayer
 from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
 from tests.mighty_kingdoms.helpers_setup import LIST, campaign, ctx, parse, resolve

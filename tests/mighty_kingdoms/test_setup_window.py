@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from pbem.campaign import Campaign
 from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.mighty_kingdoms.ruleset import RULESET
+from pbem.state.campaign import Campaign
 from tests.mighty_kingdoms.helpers_setup import LIST, campaign, ctx, gm, parse, resolve, state
 
 AUTO = {"setup": {"list_approval": "auto"}}

@@ -7,7 +7,7 @@ from typing import Any
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder
-from pbem.reports import render
+from pbem.kit.texts import render
 from pbem.rulesets.base import Report
 from pbem.rulesets.mighty_kingdoms import window_orders
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report

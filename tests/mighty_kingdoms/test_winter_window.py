@@ -6,7 +6,7 @@ import tomllib
 
 import tomli_w
 
-from pbem import reports
+from pbem.kit import texts as reports
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder
 from pbem.kit.tomlio import from_data, to_data

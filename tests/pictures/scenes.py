@@ -19,12 +19,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Campaign
 from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import PlaceMap
 from pbem.kit.scene import Scene
 from pbem.rulesets import registry
 from pbem.rulesets.base import Context
+from pbem.state.campaign import Campaign
 from tests.pictures import stages
 
 MAPS = Path(__file__).resolve().parents[2] / "rules" / "maps"

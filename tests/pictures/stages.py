@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create
+from pbem.gm.creation import NewPlayer, create
 from pbem.kit.dice import SeededDice
 from pbem.pictures.picture import picture_of
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset, Context
+from pbem.state.campaign import Campaign
 from tests.pictures.readback import Drawn, read_svg
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

@@ -11,7 +11,7 @@ import pytest
 
 from pbem import cli
 from pbem.rulesets import registry
-from pbem.store import read_toml
+from pbem.state.store import read_toml
 from tests.pictures.readback import png_size, read_svg
 
 CAMPAIGNS = {"daemon_rift": "rift-demo", "diplomacy": "dip-demo", "conquest": "coc-demo"}
@@ -128,9 +128,9 @@ def test_a_rule_system_without_pictures_says_so(demos: dict[str, Path], tmp_path
 
 
 def test_a_rule_system_without_the_hook_is_not_even_loaded(demos: dict[str, Path]) -> None:
-    from pbem.campaign import Campaign
     from pbem.pictures.picture import picture_of
     from pbem.rulesets.base import Context, Ruleset
+    from pbem.state.campaign import Campaign
 
     class Hookless(Ruleset):  # type: ignore[type-arg]
         def view(self, ctx: Context) -> Any:

@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from pbem.cli import main
-from pbem.store import read_toml
+from pbem.state.store import read_toml
 from tests.engine_helpers import SECRETS, T0, dr_campaign, put, run
 
 BLUE = "Bob <bob@test.localhost>"

@@ -16,7 +16,7 @@ from datetime import timedelta
 from random import Random
 from typing import Any, Protocol
 
-from pbem.creation import NewPlayer
+from pbem.gm.creation import NewPlayer
 from pbem.rulesets.base import Stage
 from tests.season.harness import Season, Setup
 from tests.season.known_defects import known

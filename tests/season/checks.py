@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pbem.cli import main as pbem_main
-from pbem.schedule import parse_time
-from pbem.store import read_toml
+from pbem.state.schedule import parse_time
+from pbem.state.store import read_toml
 from tests.season.harness import body
 
 if TYPE_CHECKING:

@@ -19,13 +19,15 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from pbem import turns
-from pbem.campaign import Campaign
-from pbem.creation import NewPlayer, create, welcome_replies
-from pbem.engine import TickLog, build_mail, tick
-from pbem.outqueue import enqueue
+from pbem.delivery.mails import build_mail
+from pbem.delivery.outqueue import enqueue
+from pbem.gm.creation import NewPlayer, create, welcome_replies
 from pbem.rulesets import registry
 from pbem.rulesets.base import Context, Ruleset, Stage
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
+from pbem.tick.log import TickLog
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 MAIL_TRANSPORT = {"inbox": {"type": "eml", "path": "../../inbox"},

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem.campaign import Player
 from pbem.cli import main as pbem_main
 from pbem.rulesets.base import ENDED, Context, Parsed, Ruleset, Stage
-from pbem.schedule import parse_time
+from pbem.state.campaign import Player
+from pbem.state.schedule import parse_time
 from tests.season.agents import AGENTS
 from tests.season.harness import Season, body
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Player, Settings
 from pbem.kit.dice import Dice
 from pbem.kit.orders import InvalidOrder, OrderProblem
 from pbem.kit.rulebook import RuleBook
@@ -21,6 +20,7 @@ from pbem.kit.territories import GameMap, map_from_dict
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Report, Ruleset
 from pbem.rulesets.phases import Lines, Outcome, Phase, Submissions, View
+from pbem.state.campaign import Player, Settings
 
 LAST_TURN = 3
 FIELD = map_from_dict({"name": "Four Fields", "territories": {f"F{n}": {"name": f"Field {n}", "terrain": "clear"}

@@ -1,0 +1,50 @@
+"""A resolved stage's report, mailed to its audience with the map picture and posted when public."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pbem.delivery.outqueue import enqueue
+from pbem.forum.queue import enqueue_post
+from pbem.kit.texts import render
+from pbem.mail.compose import Letterhead, thread_root
+from pbem.rulesets.base import AnyRuleset, Report, Stage
+from pbem.stages import turns
+from pbem.state.campaign import Campaign
+
+if TYPE_CHECKING:          # drawing pulls in numeric libraries: loaded only when a picture is made
+    from pbem.pictures.picture import Picture
+from pbem.stages.turns import stage_key
+
+
+def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Report, extra: dict[str, Any],
+                 now: datetime, gen: int, picture: Picture | None = None,
+                 own: Mapping[str, Picture] | None = None) -> None:
+    """Mail `report` (and post it when public). A public report shows the public picture; a report
+    to players alone shows each of them his own picture where the rule system draws one."""
+    settings = camp.settings
+    context = extra | report.context
+    text = render(ruleset.templates, report.kind, context, camp.folder)
+    key = f"{stage_key(stage, gen)}/{report.key or report.kind}"
+    turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text)
+    audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
+    people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
+    to = [person.email for person in people if person is not None]
+    if report.public and settings.gm.email not in to:
+        to.append(settings.gm.email)
+    from pbem.pictures import mail as picture_mail
+
+    players = {p.email: p.id for p in settings.players} if own and not report.public else {}
+    for address in to:
+        shown = (own or {}).get(players.get(address, ""), picture)
+        pictures = [shown] if shown is not None else []    # PNG in the HTML part; a plain-text reader gets the SVG
+        msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
+                                            now, references=(thread_root(camp.name, settings.domain),),
+                                            inline_images=picture_mail.inline_images(pictures, settings.domain),
+                                            attachments=picture_mail.attachments(pictures))
+        enqueue(camp.folder, msg)
+    if report.public and settings.forum:
+        enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,
+                     picture=(f"{picture.name}.png", picture.png) if picture is not None else None)

@@ -1,0 +1,135 @@
+"""A player's mail, authenticated: parse the orders, keep them on file, acknowledge.
+
+The acknowledgement quotes what was accepted and what was not, the orders now on file with
+their receipt, what is still missing and what to send by when; HELP and STATUS add the rule
+system's help and status. Engine commands (CLEAR, PASSWORD) act here too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbem.delivery.replies import Outcome, Reply
+from pbem.intake.answers import answer, masked_subject, reply_mask
+from pbem.intake.envelope import Envelope
+from pbem.intake.masking import masked
+from pbem.kit.orders import InvalidOrder, OrderProblem, quoted, trailing
+from pbem.mail.message import Submission
+from pbem.rulesets.base import AnyRuleset, Context, Parsed, Stage
+from pbem.stages.record import StageRecord
+from pbem.state import credentials
+from pbem.state.campaign import Campaign, Player
+from pbem.state.schedule import iso
+
+HELD = ("The deadline has passed and the game master is settling a question of this stage; "
+        "orders on file can no longer change, so these lines were not read.")
+
+
+def receipt(campaign: str, stage: Stage, player: str, lines: Sequence[str]) -> str:
+    """SHA-256 sealing the canonical orders on file; published with the turn report."""
+    text = "\n".join([campaign, str(stage.turn), stage.kind, player, *lines])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count} lines"
+
+
+@dataclass
+class PlayerMail:
+    """One authenticated player's message against the campaign in memory."""
+
+    camp: Campaign
+    ruleset: AnyRuleset
+    ctx: Context
+    sub: Submission
+    env: Envelope
+    player: Player
+
+    @property
+    def now(self) -> datetime:
+        return self.ctx.now
+
+    def handle(self) -> Outcome:
+        notes: list[str] = []
+        problems: list[OrderProblem] = list(self.env.problems)     # lines too long or too many: not read
+        for no, command in self.env.commands:
+            notes.extend(self.command(command, no, problems))
+        stage = self.ruleset.stage(self.ctx)
+        parsed = Parsed(payload={})
+        if self.env.lines:
+            parsed = self.orders(stage, notes)
+        accepted = [n for n, _ in (*parsed.accepted, *self.env.commands)]
+        parsed.problems, ignored = trailing(parsed.problems, accepted)
+        if ignored:
+            notes.append(f"Ignored as not orders: {_lines(len(ignored))} from line {ignored[0].line_no} on, "
+                         f"starting {quoted(ignored[0].line)}.")
+        if not self.env.lines and not self.env.commands and not self.env.problems:
+            notes.append("No orders were found in your message.")
+        words = {c.split()[0] for _, c in self.env.commands}
+        return Outcome([self.ack(stage, parsed, problems, notes, words)])
+
+    def orders(self, stage: Stage, notes: list[str]) -> Parsed:
+        if held(self.camp):
+            notes.append(HELD)
+            return Parsed(payload={})
+        if self.player.id not in stage.owing:
+            notes.append(f"Nothing is expected from you in this stage ({stage.title}); the lines were not read.")
+            return Parsed(payload={})
+        parsed = self.ruleset.parse(self.ctx, self.player, self.env.lines)
+        subs = self.camp.state.setdefault("submissions", {})
+        previous = subs.get(self.player.id, {}).get("payload", {})
+        if parsed.payload and not parsed.accepted:
+            notes.append("Nothing in this message could be accepted; it is on file as orders that were all "
+                         "rejected, and it replaces earlier orders as any new message does.")
+        if not parsed.payload:
+            notes.append("Nothing in this message could be accepted; " +
+                         ("your earlier orders stay on file." if previous else "nothing is on file for you yet."))
+            return parsed
+        payload = self.ruleset.combine(self.ctx, previous, parsed.payload)
+        canon = self.ruleset.canonical(self.ctx, self.player, payload)
+        subs[self.player.id] = {"payload": payload, "receipt": receipt(self.camp.name, stage, self.player.id, canon),
+                                "received": iso(self.now)}
+        return parsed
+
+    def command(self, command: str, no: int, problems: list[OrderProblem]) -> list[str]:
+        word, _, arg = command.partition(" ")
+        if word == "CLEAR" and held(self.camp):
+            return [HELD]
+        if word == "CLEAR":
+            self.camp.state.setdefault("submissions", {}).pop(self.player.id, None)
+            return ["Your orders on file for this stage were withdrawn (CLEAR)."]
+        if word == "PASSWORD":
+            weak = credentials.weak_reason(arg)
+            if weak:
+                problems.append(InvalidOrder(f"PASSWORD: {weak}; your secret is unchanged", no))
+                return []
+            self.camp.auth.setdefault("secrets", {})[self.player.id] = credentials.hash_chosen(arg)
+            return ["Your secret was changed. Use the new one from now on."]
+        return []   # HELP and STATUS only shape the reply
+
+    def ack(self, stage: Stage, parsed: Parsed, problems: list[OrderProblem], notes: list[str],
+            words: set[str]) -> Reply:
+        ctx, player, ruleset = self.ctx, self.player, self.ruleset
+        on_file = self.camp.state.get("submissions", {}).get(player.id, {})
+        payload = on_file.get("payload", {})
+        context = {
+            "player": player, "stage": stage, "deadline": None if stage.over else ctx.deadline,
+            "accepted": parsed.accepted, "problems": sorted(problems + parsed.problems, key=lambda p: p.line_no),
+            "on_file": ruleset.canonical(ctx, player, payload) if payload else [],
+            "missing": ruleset.missing(ctx, player, payload) if player.id in stage.owing else [],
+            "receipt": on_file.get("receipt", ""), "notes": notes,
+            "help": ruleset.help_text(ctx, player) if "HELP" in words else "",
+            "status": ruleset.status(ctx, player) if "STATUS" in words else {},
+        }
+        mask = reply_mask(self.camp, self.sub, player)
+        shown = {key: masked(context[key], mask) for key in ("accepted", "problems", "notes")}
+        return masked_subject(answer(self.camp, self.sub, self.now, "ack", context | shown), mask)
+
+
+def held(camp: Campaign) -> bool:
+    """Orders are frozen while the GM decides a question of the stage being resolved."""
+    return StageRecord.read(camp.state).waiting

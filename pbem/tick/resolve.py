@@ -1,0 +1,77 @@
+"""The resolution step: every stage that is due resolved by its rule system, or held for the GM."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.delivery.mails import alert_gm
+from pbem.delivery.replies import Outcome
+from pbem.delivery.reports import queue_report
+from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Stage
+from pbem.stages import turns
+from pbem.stages.record import Question, StageRecord
+from pbem.stages.turns import stage_key
+from pbem.state.campaign import Campaign
+from pbem.tick.log import TickLog
+from pbem.tick.pictures import private_pictures, stage_picture
+
+MAX_STAGES_PER_TICK = 10   # stages that resolve with no mail (e.g. no battles) chain within one tick
+
+
+def resolve_due(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: TickLog) -> None:
+    for _ in range(MAX_STAGES_PER_TICK):
+        if "stage" not in camp.state:
+            opened = turns.open_stage(camp, ruleset, now)
+            turns.snapshot_start(camp, opened.turn)
+            camp.save()
+        stage = ruleset.stage(turns.context(camp, now))
+        if not turns.is_due(camp, stage, now):
+            return
+        resolve_stage(camp, ruleset, stage, now, log)
+
+
+def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog) -> None:
+    ctx = turns.context(camp, now)
+    submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
+    missing = turns.missing_players(camp, stage)
+    dice = turns.stage_dice(camp, stage)
+    gen = turns.stage_generation(camp)      # read before the next stage opens with a new one
+    try:
+        res = ruleset.resolve(ctx, submissions, dice)
+    except GMDecisionNeeded as need:
+        ask_gm(camp, ruleset, stage, need, now, log)
+        return
+    turns.log_dice(camp, stage.turn, stage.kind, dice)
+    extra = turns.engine_context(camp, stage, dice, missing, now)
+    if res.turn_finished:
+        extra["dice_secret"] = turns.reveal(camp, stage.turn)
+        extra["next_commitment"] = turns.commitment(camp, stage.turn + 1)
+    camp.state["game"] = res.game
+    new_stage = turns.open_stage(camp, ruleset, now)
+    extra["next_stage"] = new_stage
+    extra["next_deadline"] = StageRecord.read(camp.state).due
+    turns.snapshot_stage(camp, stage, gen)
+    picture = stage_picture(camp, ruleset, stage, now, log)
+    own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}
+    for report in res.reports:
+        queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own)
+    alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
+    if res.turn_finished or res.turn_opened:
+        turns.snapshot_start(camp, new_stage.turn)
+    camp.save()
+    log.count("resolved")
+    log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
+
+
+def ask_gm(camp: Campaign, ruleset: AnyRuleset, stage: Stage, need: GMDecisionNeeded, now: datetime,
+           log: TickLog) -> None:
+    """Hold the stage as it is until the GM answers with `DECIDE`."""
+    record = StageRecord.read(camp.state)
+    record.question = Question(need.key, need.question, list(need.options))
+    record.write(camp.state)
+    choices = f" Choose one of: {', '.join(need.options)}." if need.options else ""
+    alert = f"{stage.title}: {need.question}{choices} Answer with `DECIDE {need.key} <choice>`."
+    key = f"{stage_key(stage, turns.stage_generation(camp))}/question/{need.key}"
+    alert_gm(camp, ruleset, Outcome(gm_alerts=[alert]), now, key=key)
+    camp.save()
+    log(f"{camp.name}: {stage.title} waits for the GM: {need.key}")
