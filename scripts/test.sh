@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install what the tests need (the package, pytest, aiosmtpd, mypy, ruff, and Dovecot when it is
-# missing), check types (mypy --strict) and lint (ruff), and run the tests. The mail tests start
+# Install what the tests need (the package, pytest, aiosmtpd, mypy, ruff, import-linter, and Dovecot
+# when it is missing), check types (mypy --strict), lint (ruff) and layers (import-linter), and run
+# the tests. The mail tests start
 # their own Dovecot and SMTP relay on 127.0.0.1; they fail (never skip) when Dovecot is missing.
 # Leave them out on purpose with: -m "not mailserver". The tests run on every CPU (pytest-xdist);
 # pass -n 0 to run them in this one process (e.g. to use a debugger).
@@ -34,10 +35,13 @@ python3 -m mypy                          # strict, on pbem/ (settings in pyproje
 typed=$?
 python3 -m ruff check pbem tests bench   # the rule set chosen in pyproject.toml
 linted=$?
+"$(python3 -c 'import sys, os; print(os.path.dirname(sys.executable))')/lint-imports" --no-cache   # the layer contracts in pyproject.toml
+layered=$?
 python3 -m pytest -n auto --dist loadgroup "$@"   # loadgroup: see tests/conftest.py
 code=$?
 set -e
 if [ "$code" = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi
 if [ "$typed" != 0 ]; then echo "mypy --strict found problems (above)" >&2; exit 1; fi
 if [ "$linted" != 0 ]; then echo "ruff found problems (above)" >&2; exit 1; fi
+if [ "$layered" != 0 ]; then echo "import-linter found a broken layer contract (above)" >&2; exit 1; fi
 exit "$code"

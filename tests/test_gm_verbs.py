@@ -1,4 +1,4 @@
-"""GM verbs come from one registry: the engine's (pbem/gmverbs.py) and the rule system's
+"""GM verbs come from one registry: the engine's (pbem/gm/verbs.py) and the rule system's
 (`GMVerb`s of its phase), the same by mail and by `pbem gm CAMPAIGN VERB ...`, and HELP lists
 those open now with their usage."""
 

@@ -1,4 +1,4 @@
-"""Secrets are hidden wherever a reply quotes a sender's text back (pbem.masking)."""
+"""Secrets are hidden wherever a reply quotes a sender's text back (pbem.intake.masking)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The engine's `[stage]` record is a typed dataclass read and written in one place
-(pbem/stagerecord.py), round-tripping through TOML with the stored form unchanged."""
+(pbem/stages/record.py), round-tripping through TOML with the stored form unchanged."""
 
 from __future__ import annotations
 

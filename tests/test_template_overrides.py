@@ -1,6 +1,6 @@
 """A campaign's template overrides are checked when loaded; a broken one falls back to the
 built-in template for that render and the problem is handed out once per kind, naming the
-file, for the game master (pbem.reports.template_problems)."""
+file, for the game master (pbem.kit.texts.template_problems)."""
 
 from __future__ import annotations
 

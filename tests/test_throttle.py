@@ -1,4 +1,4 @@
-"""The one sliding window (pbem/throttle.py) behind the reply limit, the login lock, the
+"""The one sliding window (pbem/intake/throttle.py) behind the reply limit, the login lock, the
 postmaster's replies and the forum's alerts."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ first orders. The demo feeds each folder of
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 
 A demo with `dice_turns` plays with fixed dice, so every run mails the same rolls: before the
-first tick it writes `private/dice.toml` (where `pbem.turns` keeps each turn's secret) with
+first tick it writes `private/dice.toml` (where `pbem.stages.turns` keeps each turn's secret) with
 the secret of turn n set to the SHA-256 hex digest of `<campaign> demo dice, turn <n>`
 (e.g. `rift-demo demo dice, turn 3`). They are published, so they are for demos only.
 """

@@ -1,7 +1,7 @@
 """`pbem gm CAMPAIGN VERB [ARGS...]`: any game master command, as if mailed as a `GM` line.
 
 The verbs are the engine's (RESOLVE, EXTEND, PAUSE, ...) and the rule system's for the stage
-now open (RESULT, APPROVE, DRAW, ...), from one registry (pbem/gmdesk.py): a rule system's new
+now open (RESULT, APPROVE, DRAW, ...), from one registry (pbem/gm/desk.py): a rule system's new
 verb is here without a new command. `pbem gm CAMPAIGN HELP` (or `--help`) lists those open now.
 `pbem extend`, `pbem approve` and the other GM commands are the same verbs under their own names.
 """

@@ -1,7 +1,7 @@
 """`pbem quarantine list [CAMPAIGN] | release CAMPAIGN ID | drop CAMPAIGN ID`: mail set aside.
 
 A message whose handling failed QUARANTINE_AFTER times is kept in `<campaign>/quarantine/`
-(pbem/quarantine.py); shared-mailbox mail that failed before a campaign was known is kept by
+(pbem/intake/quarantine.py); shared-mailbox mail that failed before a campaign was known is kept by
 the postmaster (`<root>/postmaster/`), named `postmaster` here. `release` hands the message to
 the next tick as if it had just arrived (its failure count and journal entry cleared); `drop`
 deletes it and keeps it journalled, so it never comes back.

@@ -9,7 +9,7 @@ SMTP server has it). The transports themselves refuse a Message-ID they have alr
 delivered (the Maildir's `.delivered`, the SMTP send journal, both kept for good), so a crash
 between the hand-over and the note cannot send twice: the next tick hands the mail over
 again, the transport drops it, and the note is written. The index only spares re-queueing
-mail already sent; its lines older than KEEP_DAYS are dropped (pbem/journal.py).
+mail already sent; its lines older than KEEP_DAYS are dropped (pbem/intake/journal.py).
 Campaigns of earlier versions keep whole copies in `outbox/sent/`; those still count as sent.
 When the server is unavailable the batch stops at once and everything waits for the next tick.
 """

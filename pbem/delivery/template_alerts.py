@@ -1,6 +1,6 @@
 """Telling the game master about broken template overrides, once per problem.
 
-A broken override never stops a mail (pbem.reports falls back to the built-in template), so
+A broken override never stops a mail (pbem.kit.texts falls back to the built-in template), so
 without a word the GM would never learn that his `templates/` is not used. Each problem goes
 to him in a GM alert keyed by the problem's text: the alert's Message-ID follows from the
 key, and the outbox queues and sends one Message-ID once, so asking every tick tells him once

@@ -292,12 +292,12 @@ def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, 
         turns.snapshot_start(camp, camp.state["stage"]["turn"])
     camp.save()
     if welcome is not None:
-        owe_welcomes(camp.folder, welcome)      # rendered by the tick that sends them (pbem/welcome.py)
+        owe_welcomes(camp.folder, welcome)      # rendered by the tick that sends them (pbem/delivery/welcome.py)
     return camp
 
 
 def _default_transport(root: Path) -> dict[str, Any]:
-    """Campaigns under a pbem.toml take its transports (pbem/site.py); others get Maildirs."""
+    """Campaigns under a pbem.toml take its transports (pbem/state/site.py); others get Maildirs."""
     if (root / SITE_FILE).exists():
         return {}
     return {"inbox": {"type": "maildir", "path": "inbox"}, "outbox": {"type": "maildir", "path": "outbox/maildir"}}

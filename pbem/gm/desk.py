@@ -1,6 +1,6 @@
 """The game master's commands: one registry of verbs for mail and the command line.
 
-The engine's verbs (`pbem.gmverbs.ENGINE_VERBS`) and the rule system's open ones
+The engine's verbs (`pbem.gm.verbs.ENGINE_VERBS`) and the rule system's open ones
 (`Ruleset.verbs`) are looked up here, run with the campaign restored when they fail, logged
 for the turn report, and listed by HELP. A GM's mail (`GM <secret>` and a command a line) and
 `pbem gm CAMPAIGN VERB ...` (and its aliases, `pbem extend` ...) both come through `run`.

@@ -2,7 +2,7 @@
 
 Each `EngineVerb` names its usage, its one line of help, what it does (`run`) and when it
 is open (`open`: only what HELP lists; a verb run when closed answers why it cannot). The
-rule system's verbs (`Ruleset.verbs`) join them in `pbem.gmdesk`, which serves both a GM's
+rule system's verbs (`Ruleset.verbs`) join them in `pbem.gm.desk`, which serves both a GM's
 mail and `pbem gm CAMPAIGN VERB ...`.
 """
 
@@ -104,7 +104,7 @@ def _extended_mails(desk: Desk, record: StageRecord, deadline: datetime) -> list
 
 
 def pause(desk: Desk, words: Words) -> str:
-    """The clock stops: no reminder and no deadline passes until RESUME (pbem.turns)."""
+    """The clock stops: no reminder and no deadline passes until RESUME (pbem.stages.turns)."""
     record = desk.record
     if record.paused:
         raise ValueError("the campaign is already paused (RESUME goes on)")
@@ -177,7 +177,7 @@ def unlock(desk: Desk, words: Words) -> str:
 
 def finish(desk: Desk, words: Words) -> str:
     """FINISH [reason] (`pbem end`): the rule system's end hook makes the game over; its final
-    report goes out now. (Not END: a line `END` closes a mail's orders, pbem/envelope.py.)"""
+    report goes out now. (Not END: a line `END` closes a mail's orders, pbem/intake/envelope.py.)"""
     res = desk.ruleset.end(desk.context(), " ".join(words))
     desk.camp.state["game"] = res.game
     over = desk.stage()

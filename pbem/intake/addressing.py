@@ -2,7 +2,7 @@
 
 A campaign takes every mail in its own inbox, whatever its subject says, except mail that
 names another campaign of the same directory (by a subject tag or a CAMPAIGN line, see
-`pbem.envelope.campaign_named`):
+`pbem.intake.envelope.campaign_named`):
 
 - when that campaign reads the same inbox, the mail is left for it;
 - otherwise the mail is answered, saying which address that campaign reads, and journalled;

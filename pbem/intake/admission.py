@@ -7,7 +7,7 @@ kind and the post id, and `forum_account` is always set, so no mail can stand fo
 
 A public post must never carry a secret: a post with a PLAYER, FACTION or GM line that has a
 secret, a PASSWORD line, or a real secret of anyone in the campaign anywhere in it (table
-talk, quotes, `>` lines and HTML comments included, pbem/forum/leaks.py) is refused and
+talk, quotes, `>` lines and HTML comments included, pbem/intake/leaks.py) is refused and
 nothing in it is acted on. Its author is told by mail; the owner of every secret shown is
 told by mail to change it, and the game master is alerted to remove the post.
 

@@ -29,7 +29,7 @@ def answer(camp: Campaign, sub: Submission, now: datetime, template: str, contex
 
 
 def reply_mask(camp: Campaign, sub: Submission, first: Player) -> SecretMask:
-    """The secrets to hide in what a reply quotes back (pbem.masking): the envelope's, a
+    """The secrets to hide in what a reply quotes back (pbem.intake.masking): the envelope's, a
     PASSWORD's, and any stored secret of the campaign the sender typed, `first`'s tried first."""
     env = read_envelope(sub.subject, sub.text)
     chosen = [c.partition(" ")[2] for _, c in env.commands if c.startswith("PASSWORD ")]

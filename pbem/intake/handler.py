@@ -125,7 +125,7 @@ class Intake:
 
     def _forum_post(self, sub: Submission) -> Outcome:
         """The forum vouches for the account; a public post may carry neither a secret nor, unless
-        the campaign plays in the open, orders (pbem/forum/admission.py)."""
+        the campaign plays in the open, orders (pbem/intake/admission.py)."""
         env = read_envelope(sub.subject, sub.text)
         forum = forum_settings(self.camp.settings.forum) or ForumSettings("folder")
         verdict = admission.admit(self.camp.settings, forum, sub, env, self.camp.secret_of)

@@ -2,7 +2,7 @@
 
 Whatever one campaign raises is logged with its name and reported to its game master once
 per distinct problem; the next campaign runs. Whatever one message raises is counted
-against that message (pbem/quarantine.py), unless the cause lies outside it: a disk that is
+against that message (pbem/intake/quarantine.py), unless the cause lies outside it: a disk that is
 full, a folder that cannot be written, a mail server that went away. Those are the
 campaign's problems and stop only that campaign for this tick, its mail kept.
 """

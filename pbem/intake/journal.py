@@ -32,7 +32,7 @@ ordinary rules of its stage (an order for a turn long past is refused like any l
 its reply has the same Message-ID as the first one (made from the journal key), which the
 transport has delivered, so it does not go out twice. An entry without a day (a journal of an earlier version, or an
 entry written around the intake: a quarantined message) gets today's at the next prune, so
-nothing is forgotten early. The postmaster's journal (pbem/routing.py) keeps the same rule with its own table.
+nothing is forgotten early. The postmaster's journal (pbem/intake/routing.py) keeps the same rule with its own table.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ read over a shoulder, forwarded or kept in a mail archive. Which words are secre
 
 - the secret the envelope carried and any `PASSWORD` argument (known as typed);
 - any word, or run of up to five words, of the sender's text that verifies against a stored
-  secret of this campaign (pbem.credentials). Generated secrets are SHA-256 hashed, so every
+  secret of this campaign (pbem.state.credentials). Generated secrets are SHA-256 hashed, so every
   candidate is checked; a chosen one costs an scrypt run, so only words shaped like an
   acceptable chosen secret are tried, and at most SCRYPT_CHECKS runs per mail (the sender's
   own secret first: that is the one people mistype).

@@ -2,7 +2,7 @@
 
 The mailbox is read once per tick, however many campaigns share it. Each message goes to
 the campaign its envelope names (a `[campaign]` subject tag, else a CAMPAIGN line above the
-orders; see pbem.envelope.campaign_named), under
+orders; see pbem.intake.envelope.campaign_named), under
 that campaign's lock, and is marked done only after the campaign has stored it, just as
 with a campaign's own inbox. Mail for a campaign that is busy or broken stays in the mailbox
 for the next tick. Mail that names no campaign run here is answered once by the postmaster
@@ -50,13 +50,13 @@ few to be worth forging a sender for."""
 REPLIES = Throttle(POSTMASTER_LIMIT, POSTMASTER_WINDOW)
 POSTMASTER_MEMORY = timedelta(days=KEEP_DAYS)
 """How long the postmaster remembers a message it handled after it last met it (the rule of
-pbem/journal.py): spam must not grow its state forever, a mail left in a read-only mailbox is
+pbem/intake/journal.py): spam must not grow its state forever, a mail left in a read-only mailbox is
 met at every pass and never forgotten, and a mailbox restored from further back than this is
 not worth a guard."""
 
 TakeIn = Callable[[Campaign, Ruleset, Intake, bytes, Submission], str]
 """Handles one message for a campaign behind its boundary (engine.Guard.take); returns DONE,
-HELD, RETRY or SKIP (pbem/quarantine.py)."""
+HELD, RETRY or SKIP (pbem/intake/quarantine.py)."""
 Commit = Callable[[list[Campaign], Inbox, list[str]], None]
 
 

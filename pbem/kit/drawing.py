@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from pbem.kit.maps import Point
+Point = tuple[float, float]   # pbem.kit.maps.Point: the map module imports this one, so the alias is not imported back
 
 SAMPLES = 4
 """Corners along each curved piece of an outline (lines keep their own two)."""

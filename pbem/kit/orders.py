@@ -19,7 +19,7 @@ from dataclasses import dataclass
 # result, a Daemon Rift repair plan); the longest lines players send, a list entry with its
 # magic items, stay under 150. 200 leaves room for long names and comments while keeping each
 # line's parse small, so no mail can hold the tick. Longer lines are reported, never parsed
-# (pbem.envelope.read_envelope).
+# (pbem.intake.envelope.read_envelope).
 MAX_LINE_CHARS = 200
 
 # The most lines of one message handed to a rule system. A player's orders run to a few dozen

@@ -89,7 +89,7 @@ class OutgoingMail:
 
 
 class SenderSettings(Protocol):
-    """What a letterhead reads of a campaign's settings (pbem.campaign.Settings)."""
+    """What a letterhead reads of a campaign's settings (pbem.state.campaign.Settings)."""
 
     @property
     def name(self) -> str: ...

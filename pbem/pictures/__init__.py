@@ -1,5 +1,8 @@
 """Map pictures: a `Scene` (what a rule system wants shown) drawn on any `PlaceMap` as SVG,
-and rasterised to PNG for mail."""
+and rasterised to PNG for mail.
+
+May import: pbem.rulesets and everything below it.
+"""
 
 from pbem.kit.scene import Clash, Marker, Move, Piece, Scene, Side
 from pbem.pictures.raster import PictureError, png

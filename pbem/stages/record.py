@@ -3,7 +3,7 @@
 Read with `StageRecord.read(state)`, changed as a dataclass, stored with `record.write(state)`;
 nothing else reads or writes the table's keys. The stored form is plain TOML through
 `pbem.kit.tomlio` (times as ISO text, as every time pbem stores): a game master may still edit it
-by hand, and `pbem.statecheck` checks it before it is read. Keys written by hand that the
+by hand, and `pbem.state.statecheck` checks it before it is read. Keys written by hand that the
 record does not know are kept when it is written back.
 """
 
@@ -42,7 +42,7 @@ class StageRecord:
     reminded: bool = False         # the reminder of this deadline went out
     force: bool = False            # resolve at the next tick, deadline or not (RESOLVE, DECIDE)
     paused: bool = False           # the clock stands still until RESUME
-    generation: int = 0            # the stage opening this is (pbem.turns.next_generation)
+    generation: int = 0            # the stage opening this is (pbem.stages.turns.next_generation)
     paused_at: str = ""
     question: Question = field(default_factory=Question)       # key "" when none waits
     decisions: dict[str, str] = field(default_factory=dict)     # the GM's answers for this stage

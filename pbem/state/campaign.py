@@ -195,7 +195,7 @@ def _ask_rule_system(settings: Settings) -> list[str]:
 
 
 def _site_transport(folder: Path, problems: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The transports a campaign inherits from pbem.toml in its parent folder (pbem/site.py)."""
+    """The transports a campaign inherits from pbem.toml in its parent folder (pbem/state/site.py)."""
     try:
         site = load_site(folder.parent)
     except (StoreError, ValueError) as exc:
@@ -283,7 +283,7 @@ class Campaign:
 
     def commit(self) -> None:
         """Store the state (with its message journal) and, when it changed, the auth file as one
-        write: after a crash both are old or both new (pbem/store.py write_together), so a batch
+        write: after a crash both are old or both new (pbem/state/store.py write_together), so a batch
         that is run again counts nothing twice."""
         files = {self.folder / "state.toml": toml_text(self.state, header=STATE_HEADER)}
         if self.auth != self._auth_saved:      # most mail changes no secret and fails no login

@@ -17,7 +17,7 @@
 A campaign without its own `[transport.inbox]` or `[transport.outbox]` takes these; its own
 table, when present, wins as a whole. Relative paths in pbem.toml are taken from the folder
 that holds it. With a shared inbox each message goes to the campaign its envelope names
-(the `[campaign]` subject tag or a CAMPAIGN line); see pbem/routing.py.
+(the `[campaign]` subject tag or a CAMPAIGN line); see pbem/intake/routing.py.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ class Faults:
 
     def __post_init__(self) -> None:
         """What the hook raises stands for a kill of the process: tagged so that no
-        boundary of the tick catches it (pbem/isolation.py)."""
+        boundary of the tick catches it (pbem/intake/isolation.py)."""
         inner = self.hook
 
         def hook(point: str) -> None:

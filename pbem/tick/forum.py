@@ -72,7 +72,7 @@ def intake_forum(camp: Campaign, ruleset: AnyRuleset, now: datetime, faults: Fau
 
 def post_failed(camp: Campaign, ruleset: AnyRuleset, forum: Forum, post: Post, reason: str, now: datetime,
                 log: TickLog) -> str:
-    """A post whose handling raised: counted like a mail (pbem/quarantine.py); "" while it is
+    """A post whose handling raised: counted like a mail (pbem/intake/quarantine.py); "" while it is
     to be tried again, else what became of it. The QUARANTINE_AFTER-th failure sets it aside:
     its text is kept in the quarantine for the GM, who is alerted, and the thread reads on. A
     post cannot be handed back (`pbem quarantine release` is for mail): its author posts again."""

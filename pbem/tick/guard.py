@@ -43,7 +43,7 @@ class Guard:
     """The boundary around each message of one campaign. A message whose handling raises has
     its in-memory effects undone (state and auth as before it), its failure counted, and is
     retried on the next ticks; the QUARANTINE_AFTER-th failure sets it aside. Failures of
-    the surroundings (pbem/isolation.py) pass through: they stop the campaign, not the
+    the surroundings (pbem/intake/isolation.py) pass through: they stop the campaign, not the
     message, and count against nothing."""
 
     camp: Campaign
@@ -167,7 +167,7 @@ def commit(camps: list[Campaign], inbox: Inbox, taken: list[str], faults: Faults
 
 def belongs_here(camp: Campaign, subject: str, text: str, forum: bool = False) -> bool:
     """Is a message for this campaign to take? In its own inbox every mail is, but one naming
-    another campaign that reads the same inbox (pbem/addressing.py); mail naming a campaign that
+    another campaign that reads the same inbox (pbem/intake/addressing.py); mail naming a campaign that
     reads elsewhere is taken and answered with its address (Intake). A forum bot may serve
     campaigns of other directories, so a private message naming any other campaign is not ours."""
     if forum:

@@ -82,7 +82,7 @@ def read_inbox(camp: Campaign, ruleset: AnyRuleset, inbox: Inbox, now: datetime,
 
 
 def intake_shared(root: Path, now: datetime, faults: Faults, log: TickLog) -> set[str]:
-    """The mailbox of pbem.toml, read once for all campaigns sharing it (pbem/routing.py);
+    """The mailbox of pbem.toml, read once for all campaigns sharing it (pbem/intake/routing.py);
     returns the campaigns whose mail could not be read. Behind its own boundary: if the
     shared intake fails as a whole, no campaign resolves a stage without its mail."""
     try:

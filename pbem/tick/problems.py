@@ -47,7 +47,7 @@ def problem_mail(settings: Settings, problem: str, now: datetime) -> EmailMessag
     template only: the campaign's own templates may be what is broken."""
     text = render("common", "campaign_problem", {"campaign": settings, "problem": problem, "now": now})
     # keyed by the telling, not only the problem: one that comes back after a clean tick is news
-    # again (pbem/isolation.py), and the transport would refuse the Message-ID it sent the first time
+    # again (pbem/intake/isolation.py), and the transport would refuse the Message-ID it sent the first time
     return Letterhead.of(settings).write(f"problem/{digest(problem)}/{iso(now)}", (settings.gm.email,),
                                          f"[{settings.name}] was not processed", text, now)
 

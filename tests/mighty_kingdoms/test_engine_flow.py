@@ -1,4 +1,4 @@
-"""One summer month of Mighty Kingdoms through the engine's hooks and `pbem.engine.tick`: Orders
+"""One summer month of Mighty Kingdoms through the engine's hooks and `pbem.tick.engine.tick`: Orders
 resolve, a battle window opens with its briefings, both reports close it, Reform rolls its dice,
 and the month report says what to send next; `pbem verify-dice` recomputes every roll of the
 turn; a hand-run campaign's position (docs/positions) is imported mid-year and plays on.
@@ -139,7 +139,7 @@ def test_mk_scenario_2_a_month_through_the_hooks_opens_window_b_and_reform_close
     assert closed.reports[0].context["mk"]["call"]["allowance"] == 1      # what month 4's Orders want
 
 
-# -- through pbem.engine.tick: mail in, mail and forum posts out ---------------------------------------
+# -- through pbem.tick.engine.tick: mail in, mail and forum posts out ---------------------------------------
 def pbem(*args: str) -> tuple[int, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):

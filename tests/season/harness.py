@@ -1,5 +1,5 @@
 """A campaign played through its public interface only: mail dropped into an .eml-folder inbox,
-`pbem.engine.tick` on an advancing clock, and the outbox Maildir read back.
+`pbem.tick.engine.tick` on an advancing clock, and the outbox Maildir read back.
 
 `Season` is the world the simulated players and the GM act in: it writes their mails (each with a
 fresh Message-ID), runs the tick, keeps an index of everything pbem sent, and after every tick runs
