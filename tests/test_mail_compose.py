@@ -298,7 +298,7 @@ def test_ids_that_are_not_message_ids_are_dropped_not_encoded() -> None:
 
 
 def test_safe_header_and_safe_text() -> None:
-    from pbem.mail.compose import msg_ids, safe_header, safe_text
+    from pbem.mail.headers import msg_ids, safe_header, safe_text
 
     assert safe_header(" a\x00b\u2028c \ud800 \t d\r\n") == "a b c \ufffd d"
     assert safe_text("a\x00b\r\nc\rd\u2028e\x0b\ud800\tf") == "ab\nc\nd\ne\ufffd\tf"

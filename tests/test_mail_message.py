@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.message import Submission, html_to_text, parse_message, strip_reply
+from pbem.mail.htmltext import html_to_text
+from pbem.mail.message import Submission, parse_message
+from pbem.mail.quoting import strip_reply
 
 MAIL = Path(__file__).parent / "data" / "mail"
 

@@ -33,9 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage, MIMEPart
-from email.policy import Policy
 from email.utils import format_datetime, formataddr, parseaddr
 from typing import Protocol
 from xml.etree.ElementTree import Element
@@ -43,6 +41,8 @@ from xml.etree.ElementTree import Element
 import markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
+
+from pbem.mail.headers import IdsHeader, known_ids, msg_ids, safe_header, safe_text
 
 
 @dataclass(frozen=True)
@@ -205,10 +205,10 @@ def _converter() -> markdown.Markdown:
 
 
 def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[str, str]]:
-    in_reply_to = _real(msg_ids(mail.in_reply_to))
+    in_reply_to = known_ids(msg_ids(mail.in_reply_to))
     optional = [
         ("In-Reply-To", IdsHeader("In-Reply-To", in_reply_to[-1:])),
-        ("References", IdsHeader("References", _real(msg_ids(*mail.references, *in_reply_to[-1:])))),
+        ("References", IdsHeader("References", known_ids(msg_ids(*mail.references, *in_reply_to[-1:])))),
         ("Auto-Submitted", "auto-replied" if mail.auto_reply else "auto-generated"),
         ("List-Id", safe_header(_list_id(mail.list_id))),
     ]
@@ -221,98 +221,6 @@ def _headers(mail: OutgoingMail, message_id: str, date: datetime) -> list[tuple[
         *((name, value) for name, value in optional if value),
         ("X-Pbem-Key", safe_header(mail.key)),
     ]
-
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Control characters: among them everything str.splitlines (and so the email package)
-takes for a line break: \\r \\n \\v \\f \\x1c-\\x1e \\x85, and U+2028/U+2029."""
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
-_HEADERS = HeaderRegistry()
-"""Lone surrogates, as the utf-7 and unicode_escape codecs produce: no charset can write them."""
-
-
-def safe_header(value: str) -> str:
-    """A header value pbem may write, made from any text: line breaks and other control
-    characters become spaces (runs of white space one), code points no charset can encode
-    become U+FFFD. The email package then encodes what is not ASCII (RFC 2047).
-
-    Text that reads as RFC 2047 encoded words ("=?utf-8?q?hi=0C?=", typed into a forum
-    title, say) would be decoded by the email package when set, smuggling back the very
-    characters removed here: such text is cleaned as the email package will read it."""
-    clean = _clean(value)
-    for _ in range(3):          # encoded words inside encoded words: a few rounds, then none
-        if "=?" not in clean:
-            return clean
-        seen = _as_read(clean)
-        if seen == clean:
-            return clean
-        clean = _clean(seen)
-    return clean.replace("=?", "= ?")
-
-
-def _clean(value: str) -> str:
-    return " ".join(_UNSAFE.sub(" ", _SURROGATE.sub("\ufffd", value)).split())
-
-
-def _as_read(value: str) -> str:
-    """The value as the email package reads it back (encoded words decoded)."""
-    try:
-        return str(_HEADERS("subject", value))
-    except Exception:      # noqa: BLE001  (any parse failure: keep the words from being read as encoded)
-        return value.replace("=?", "= ?")
-
-
-def safe_text(text: str) -> str:
-    """A mail body made from any text: LF line ends, lone surrogates as U+FFFD, and no
-    control characters but tab and newline (NUL and its kin have no place in a mail)."""
-    text = _SURROGATE.sub("\ufffd", text.replace("\r\n", "\n")).replace("\r", "\n")
-    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "", text.replace("\u2028", "\n").replace("\u2029", "\n"))
-
-
-_MSG_ID = re.compile(r"<[!-;=?-~]{1,400}@[!-;=?-~]{1,400}>")
-"""An id that can be written as it is: <left@right>, printable ASCII, no white space."""
-_NO_MAIL = re.compile(r"\.invalid>$", re.IGNORECASE)
-"""The reserved .invalid domain (RFC 2606): the id pbem makes up for a mail without one
-(pbem.mail.message), which no mail client knows."""
-
-
-def msg_ids(*values: str) -> list[str]:
-    """The well-formed message ids in values, each once, in order. Anything else an
-    incoming mail put there is dropped: an id is written verbatim or not at all, because an
-    RFC 2047-encoded id no longer matches and mail clients cannot thread the reply."""
-    found = (match.group() for value in values for match in _MSG_ID.finditer(value))
-    return [*dict.fromkeys(found)]
-
-
-def _real(ids: list[str]) -> list[str]:
-    """The ids a mail client may know: a reply to mail that had no Message-ID has no In-Reply-To."""
-    return [ident for ident in ids if not _NO_MAIL.search(ident)]
-
-
-class IdsHeader(str):
-    """Message-ID, In-Reply-To or References, written verbatim: the email package would fold
-    a line longer than 78 characters (an Outlook id) into RFC 2047 encoded words. This value
-    has the `name` and `fold` an EmailPolicy asks of a header object, and folds only at the
-    white space between ids, so each id stays whole on one line (the first on the name's)."""
-
-    name: str
-
-    def __new__(cls, name: str, ids: list[str]) -> IdsHeader:
-        header = super().__new__(cls, " ".join(ids))
-        header.name = name
-        return header
-
-    def __reduce__(self) -> tuple[type[IdsHeader], tuple[str, list[str]]]:
-        return IdsHeader, (self.name, self.split())
-
-    def fold(self, *, policy: Policy) -> str:
-        limit = policy.max_line_length or 78
-        lines = [f"{self.name}:"]
-        for ident in self.split():
-            if len(lines[-1]) + 1 + len(ident) > limit and lines[-1] != f"{self.name}:":
-                lines.append("")
-            lines[-1] += f" {ident}"
-        return policy.linesep.join(lines) + policy.linesep
 
 
 def _drop_mime_version(part: MIMEPart) -> None:

@@ -19,9 +19,10 @@ from email.message import Message
 from email.policy import Compat32
 from email.quoprimime import header_decode
 from email.utils import collapse_rfc2231_value, getaddresses, parsedate_to_datetime
-from html.parser import HTMLParser
 
-from pbem.mail.compose import safe_header
+from pbem.mail.headers import safe_header
+from pbem.mail.htmltext import html_to_text, normalise
+from pbem.mail.quoting import strip_reply
 
 
 @dataclass(frozen=True)
@@ -336,7 +337,7 @@ def _part_text(part: Message, problems: list[str]) -> str:
     data = part.get_payload(decode=True)
     if not isinstance(data, bytes):
         return ""
-    text = _normalise(_decode(data, part.get_content_charset(), problems))
+    text = normalise(_decode(data, part.get_content_charset(), problems))
     if _param(part, "format") == "flowed":
         text = _unflow(text, delsp=_param(part, "delsp") == "yes")
     return text
@@ -366,15 +367,8 @@ def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
     return data.decode("latin-1")
 
 
-_INVISIBLE = [*range(9), *range(11, 32), 0x7F, 0xAD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]
-_CLEAN = {code: None for code in _INVISIBLE} | {0xA0: " ", 0x2007: " ", 0x202F: " ", 0x2011: "-"}
 
 
-def _normalise(text: str) -> str:
-    """LF line ends; no BOM, control or zero-width characters; non-breaking spaces and
-    hyphens as plain ones (word processors put them into orders like "T5-T6")."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text.translate(_CLEAN)
 
 
 def _unflow(text: str, *, delsp: bool) -> str:
@@ -399,126 +393,3 @@ def _unflow(text: str, *, delsp: bool) -> str:
 def _tidy(text: str) -> str:
     """No trailing spaces, no blank lines at either end."""
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
-
-
-# --- HTML ------------------------------------------------------------------------------
-
-_HIDDEN = frozenset({"script", "style", "title", "template"})
-_BLOCKS = frozenset(
-    {"p", "div", "li", "tr", "table", "ul", "ol", "dl", "dt", "dd", "blockquote", "pre"}
-    | {"h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "address"}
-)
-
-
-class _HtmlText(HTMLParser):
-    """Collects the visible text of an HTML mail, one line per block, with blockquotes
-    marked "> " so quoted replies are stripped like plain-text ones."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = []
-        self._line: list[str] = []
-        self._hidden = self._pre = self._quote = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HIDDEN:
-            self._hidden += 1
-        elif tag in ("br", "hr"):
-            self.end_line(force=True)
-        elif tag in _BLOCKS:
-            self.end_line()
-            self._nest(tag, 1)
-        elif tag in ("td", "th"):
-            self._line.append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _HIDDEN:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in _BLOCKS:
-            self.end_line()
-            self._nest(tag, -1)
-
-    def handle_data(self, data: str) -> None:
-        if self._hidden:
-            return
-        first, *rest = data.split("\n") if self._pre else [data]
-        self._line.append(first)
-        for line in rest:
-            self.end_line(force=True)
-            self._line.append(line)
-
-    def end_line(self, *, force: bool = False) -> None:
-        """Finish the current line; a block holding only &nbsp; is a blank line (Outlook)."""
-        raw = "".join(self._line)
-        text = raw.rstrip() if self._pre else " ".join(raw.split())
-        self._line = []
-        if text or force or "\xa0" in raw:
-            self.lines.append("> " * self._quote + text)
-
-    def _nest(self, tag: str, step: int) -> None:
-        if tag == "pre":
-            self._pre = max(0, self._pre + step)
-        elif tag == "blockquote":
-            self._quote = max(0, self._quote + step)
-
-
-def html_to_text(html: str) -> str:
-    """The visible text of an HTML mail: blocks and <br> become line breaks (<hr> a blank
-    line), entities are decoded, scripts and styles dropped, blockquotes marked "> "."""
-    parser = _HtmlText()
-    try:
-        parser.feed(re.sub(r"<!\[.*?\]>", "", html, flags=re.DOTALL))  # Outlook's <![if ...]>
-        parser.close()
-    except AssertionError:  # html.parser's reaction to some malformed markup
-        pass
-    parser.end_line()
-    text = _normalise("\n".join(parser.lines))
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
-
-
-# --- replies and signatures ------------------------------------------------------------
-
-_SIGNATURE = re.compile(r"--[ \t]*")
-_SEPARATOR = re.compile(r"\s*_{20,}\s*")
-_ORIGINAL = re.compile(
-    r"\s*-{3,}\s*(original message|ursprüngliche nachricht|message d'origine"
-    r"|mensaje original|messaggio originale)\s*-{3,}\s*",
-    re.IGNORECASE,
-)
-_ATTRIBUTION = re.compile(
-    r"\s*(On|Am|Le|El|Il|Op|Den)\s.*\d.*"
-    r"\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b.*:\s*"
-)
-_OUTLOOK_NEXT = re.compile(r"\s*\**(Sent|Date)\**:")
-
-
-def strip_reply(text: str) -> str:
-    """Everything above the first quoted reply or signature: a "-- " (or "--") line, a
-    ">" line, an "On ... wrote:" line, an Outlook "-----Original Message-----" or
-    "From:/Sent:" header block, or a "____" separator."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    kept = lines[: next((i for i in range(len(lines)) if _reply_starts(lines, i)), len(lines))]
-    while kept and not kept[-1].strip():
-        kept.pop()
-    return "\n".join(kept)
-
-
-def _reply_starts(lines: list[str], i: int) -> bool:
-    line = lines[i]
-    following = lines[i + 1] if i + 1 < len(lines) else ""
-    return (
-        _SIGNATURE.fullmatch(line) is not None
-        or line.lstrip().startswith(">")
-        or _SEPARATOR.fullmatch(line) is not None
-        or _ORIGINAL.fullmatch(line) is not None
-        or _ATTRIBUTION.fullmatch(line) is not None
-        or (line.startswith("On ") and _ATTRIBUTION.fullmatch(f"{line} {following}") is not None)
-        or _outlook_header(lines, i, following)
-    )
-
-
-def _outlook_header(lines: list[str], i: int, following: str) -> bool:
-    """A "From:" line after a blank line (or at the top), followed by "Sent:" or "Date:"."""
-    after_blank = i == 0 or not lines[i - 1].strip()
-    starts = re.match(r"\s*\**From:", lines[i]) is not None
-    return after_blank and starts and _OUTLOOK_NEXT.match(following) is not None
