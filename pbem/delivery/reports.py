@@ -28,7 +28,7 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
     key = f"{stage_key(stage, gen)}/{report.key or report.kind}"
-    turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text)
+    turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text, public=report.public)
     audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
     people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
     to = [person.email for person in people if person is not None]
