@@ -85,6 +85,10 @@ def _no_help(view: View[Any, Any], player: Player) -> str:
     return ""
 
 
+def _no_words(view: View[Any, Any]) -> Sequence[str]:
+    return ()
+
+
 def _nothing_missing(view: View[Any, Any], player: Player, payload: Payload) -> list[str]:
     return []
 
@@ -109,5 +113,7 @@ class Phase(Generic[S, M]):
     combine: Callable[[View[S, M], Payload, Payload], dict[str, Any]] | None = None
     canonical: Callable[[View[S, M], Player, Payload], list[str]] | None = None
     help: Callable[[View[S, M], Player], str] = _no_help
+    words: Callable[[View[S, M]], Sequence[str]] = _no_words    # the window's order words, for telling a
+                                                                # misspelt order from prose (pbem.kit.prose)
     gm_verbs: Sequence[GMVerb[S, M]] = ()
     over: bool = False                                           # the campaign has ended

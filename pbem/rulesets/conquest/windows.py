@@ -72,6 +72,7 @@ CAPITALS = ConquestPhase(
     title="capital picks (window S)", window=W_CAPITALS,
     owing=without_capital,
     parse=lambda view, player, lines: cparse.parse_capitals(reader(view, player.id), lines),
+    words=lambda view: ("CAPITAL", "NEWCITY"),
     ready=lambda view: setup.all_placed(view.state),
     waiting_for_gm=lambda view: not without_capital(view),
     resolve=steps.capitals,
@@ -88,6 +89,7 @@ CAMPAIGN = ConquestPhase(
     owing=in_order,
     parse=lambda view, player, lines: cparse.parse_campaign(reader(view, player.id), lines,
                                                             bool(view.rules["turn.battle_setup_window"])),
+    words=lambda view: cparse.WINDOW1_WORDS,
     resolve=steps.closing(W_CAMPAIGN),
     help=helping("EVENT <event> [-> player] [: building tile, ...] one per line, best first; CHALLENGE <player> "
                  "[only_if_unchallenged] [no_join] [no_break] one per line, best first; STANDING team|individual; "
@@ -113,6 +115,7 @@ SETUP = ConquestPhase(
     title="battle setup (window 2)", window=W_SETUP,
     owing=setting_up,
     parse=lambda view, player, lines: battle_orders.parse_setup(view.state, player.id, lines, view.rules),
+    words=lambda view: ("ALL", *battle_orders.SETUP_WORDS),
     missing=setups_missing,
     resolve=steps.closing(W_SETUP),
     help=helping("<battle> SIZE <points> GOLD <0-200> SHARE <points> [ABSTRACT] [STANDIN <name>], one line per "
@@ -145,6 +148,7 @@ RESULTS = ConquestPhase(
     owing=lambda view: reporting.results_owing(view.state),
     owing_any=lambda view: reporting.results_sides(view.state),
     parse=parse_results,
+    words=lambda view: ("RESULT", "ABSTRACT"),
     missing=results_missing,
     ready=lambda view: not results.awaiting_reports(view.state),
     waiting_for_gm=lambda view: bool(view.state.round.disputed),
@@ -168,6 +172,7 @@ CONQUEST = ConquestPhase(
     title="conquest and build (window 4)", window=W_CONQUEST,
     owing=in_order,
     parse=parse_conquest,
+    words=lambda view: (*cparse.WINDOW4_WORDS, "ELSE"),
     resolve=steps.closing(W_CONQUEST),
     help=helping("CLAIM / CONQUER / SIEGE / RAID / PLUNDER <tile>, BUILD <building> <tile>, REPLACE <building> "
                  "<tile>, one action per line in order, alternates after ELSE; CONSENT <players> (sieges)."),

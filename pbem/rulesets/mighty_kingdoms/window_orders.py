@@ -257,4 +257,5 @@ def call(view: MKView) -> dict[str, Any]:
 chronicle.CALLS[ORDERS] = call
 
 PHASE = Phase[MKState, HexMap](title="orders", window=ORDERS, parse=parse, resolve=resolve, owing=owing,
-                               missing=missing, canonical=canonical, help=help_text)
+                               missing=missing, canonical=canonical, help=help_text,
+                               words=lambda view: (*orders.VERBS, *standing.VERBS))
