@@ -4,7 +4,8 @@ One rule for every rule system and window. A line the window's parser could not 
 order line, rejected with its suggestion, when
 
 - its first word is close to one of the window's order words (`CHALENGE Ben`, `CLIAM T7`),
-- or it names one of the player's ids or a place of the map (`Ironjaws to Cinder Reach`),
+- or it names one of the player's ids or a place of the map (`Ironjaws to Cinder Reach`), or
+  one of his ids misspelt (`Wyvren killed` on a sheet listing a Wyvern),
 - or it carries a digit or a `|` (ids, counts, list entries: nobody greets in numbers);
 
 any other line ("Hi GM,", "What a game! Thanks Alice.", "Cheers,") is prose: skipped with one
@@ -37,34 +38,44 @@ _ORDERLY = re.compile(r"[\d|]")
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """What a window's order lines are made of: its order words, and the ids and places a line
-    may name (all folded with `normalise`)."""
+    """What a window's order lines are made of: its order words, the player's own ids (tokens,
+    armies, the entries of his lists) and the places of the map, all folded with `normalise`."""
 
     words: frozenset[str]
-    names: frozenset[str]
+    ids: frozenset[str]
+    places: frozenset[str]
 
     @classmethod
-    def of(cls, words: Iterable[str], names: Iterable[str]) -> Vocabulary:
-        return cls(frozenset(filter(None, map(normalise, words))), frozenset(filter(None, map(normalise, names))))
+    def of(cls, words: Iterable[str], ids: Iterable[str], places: Iterable[str]) -> Vocabulary:
+        def fold(names: Iterable[str]) -> frozenset[str]:
+            return frozenset(filter(None, map(normalise, names)))
+        return cls(fold(words), fold(ids), fold(places))
 
     def is_order(self, line: str) -> bool:
         """Whether `line` reads as an order (see the module's rule)."""
         words = _WORD.findall(line)
-        return bool(_ORDERLY.search(line)) or (bool(words) and self.close_word(words[0])) or self.names_one(words)
-
-    def close_word(self, word: str) -> bool:
-        key = normalise(word)
-        if key in self.words:
+        if _ORDERLY.search(line):
             return True
-        if len(key) < MIN_FUZZY_CHARS:
-            return False
-        return bool(difflib.get_close_matches(key, self.words, n=1, cutoff=CLOSE_RATIO))
+        return (bool(words) and close(words[0], self.words)) or any(self.names_one(run) for run in runs(words))
 
-    def names_one(self, words: Sequence[str]) -> bool:
-        """Whether a run of up to MAX_NAME_WORDS words is exactly an id or a place's name."""
-        keys = [normalise(w) for w in words]
-        return any("".join(keys[i:i + size]) in self.names
-                   for size in range(1, MAX_NAME_WORDS + 1) for i in range(len(keys) - size + 1))
+    def names_one(self, run: str) -> bool:
+        """A place or an id exactly, or one of the player's ids misspelt (`Wyvren` for Wyvern):
+        places are many and short, so only his own few ids are matched loosely."""
+        key = normalise(run)
+        return key in self.places or close(run, self.ids)
+
+
+def close(word: str, known: frozenset[str]) -> bool:
+    """`word` is one of `known`, or one letter or two away from one when long enough."""
+    key = normalise(word)
+    if key in known:
+        return True
+    return len(key) >= MIN_FUZZY_CHARS and bool(difflib.get_close_matches(key, known, n=1, cutoff=CLOSE_RATIO))
+
+
+def runs(words: Sequence[str]) -> list[str]:
+    """Every run of up to MAX_NAME_WORDS words of a line, as the text a name could be."""
+    return [" ".join(words[i:i + size]) for size in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - size + 1)]
 
 
 def prose_lines(lines: Sequence[tuple[int, str]], problems: Sequence[OrderProblem],

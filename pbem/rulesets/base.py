@@ -275,7 +275,7 @@ class Ruleset(Generic[S, M]):
         places: list[str] = []
         if isinstance(view.map, PlaceMap):
             places = [name for place in view.map.places() for name in (place, view.map.name_of(place))]
-        return Vocabulary.of(phase.words(view), [*self.own_ids(view, player), *places])
+        return Vocabulary.of(phase.words(view), self.own_ids(view, player), places)
 
     def own_ids(self, view: View[S, M], player: Player) -> Sequence[str]:
         """The ids a player's order lines name besides places (his tokens, armies, list entries)."""

@@ -299,3 +299,20 @@ def test_pbem_sheet_reads_the_lines_from_a_file_or_standard_input(battle: Campai
     assert logged[1].startswith("SHEET 1 Red U1 lost 11; C1 killed: battle 1")
     assert main(["sheet", str(battle.folder), "1", "Red", str(tmp_path / "missing.txt")]) == 1
     assert "cannot read the sheet" in capsys.readouterr().err
+
+
+def test_a_sheet_between_a_greeting_and_thanks_is_taken_and_the_prose_skipped(battle: Campaign) -> None:
+    put(battle, "r1", RED + "Hi GM,\nRESULT 1 Red\nU1 lost 11\nU2 lost 0\nM1 killed\nC1 wounds 0\n\n"
+        "What a game! Thanks Alice.\n")
+    camp = run(battle)
+    ack = reply_to(camp, "r1")
+    assert "2 lines read as prose and skipped: line 2 `Hi GM,`, line 9 `What a game! Thanks Alice.`." in ack
+    assert "Not accepted" not in ack and "SHEET 1 R-1\nU1 lost 11\nU2 lost 0" in ack
+    assert "sheets" in str(camp.state["submissions"]["red"]["payload"]) or camp.state["submissions"]["red"]
+
+
+def test_a_misspelt_entry_on_a_sheet_is_still_an_order_line_and_refuses_the_sheet(battle: Campaign) -> None:
+    put(battle, "r1", RED + "RESULT 1 Red\nU1 lost 11\nWyvren killed\nThanks!\n")
+    ack = reply_to(run(battle), "r1")
+    assert "line 4 (invalid): `Wyvren killed`" in ack and "did you mean **M1 Wyvern**" in ack, ack
+    assert "the sheet for battle 1 was not taken" in ack and "1 line read as prose and skipped: line 5 `Thanks!`" in ack
