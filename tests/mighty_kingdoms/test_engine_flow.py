@@ -262,3 +262,15 @@ def test_mk_the_documented_position_is_imported_mid_year_and_its_month_resolves_
     assert "## Orders for Year 2, month 5" in report
     code, said = pbem("verify-dice", "flow", "11", "--root", str(tmp_path / "campaigns"))
     assert code == 0 and "all match" in said, said
+
+
+def test_greetings_are_skipped_as_prose_and_a_misspelt_verb_is_rejected_not_dropped(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    imported(tmp_path, position(x_explored=True))
+    seen: set[str] = set()
+    sent(tmp_path, seen)
+    mail(tmp_path, "o-red", "red", "Hi GM,\nRED1 MOVE T21\nRAIZ the village\nThanks Ben!")
+    tick(tmp_path / "campaigns", now + timedelta(hours=1))
+    [ack] = [text for to, subject, text in sent(tmp_path, seen) if "anna" in to and "Re:" in subject]
+    assert "2 lines read as prose and skipped: line 2 `Hi GM,`, line 5 `Thanks Ben!`." in ack
+    assert "line 4 (invalid): `RAIZ the village`" in ack and "line 3: `RED1 MOVE T21" in ack
