@@ -14,6 +14,7 @@ from datetime import datetime
 
 from pbem.delivery.replies import Outcome, Reply
 from pbem.intake.answers import answer, masked_subject, reply_mask
+from pbem.intake.elsewhere import fitting_campaign
 from pbem.intake.envelope import Envelope
 from pbem.intake.masking import masked
 from pbem.kit.orders import InvalidOrder, OrderProblem
@@ -61,6 +62,8 @@ class PlayerMail:
             parsed = self.orders(stage, notes)
         if parsed.prose:
             notes.append(prose_note(parsed.prose))
+        if self.env.lines and not parsed.accepted and not held(self.camp):
+            notes.extend(filter(None, [fitting_campaign(self.camp, self.sub.sender, self.env.lines, self.now)]))
         if not self.env.lines and not self.env.commands and not self.env.problems:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in self.env.commands}
