@@ -60,6 +60,7 @@ class PlayerMail:
         parsed = Parsed(payload={})
         if self.env.lines:
             parsed = self.orders(stage, notes)
+        notes.extend(parsed.notes)
         if parsed.prose:
             notes.append(prose_note(parsed.prose))
         if self.env.lines and not parsed.accepted and not held(self.camp):

@@ -61,6 +61,7 @@ class Parsed:
     problems: list[OrderProblem] = field(default_factory=list)
     commands: list[tuple[int, str]] = field(default_factory=list)   # lines for the engine (RESULT, ...)
     prose: list[tuple[int, str]] = field(default_factory=list)      # greetings, thanks: skipped (pbem.kit.prose)
+    notes: list[str] = field(default_factory=list)      # warnings on accepted lines, for the ack ("no legal city")
 
 
 @dataclass
