@@ -316,3 +316,11 @@ def test_a_misspelt_entry_on_a_sheet_is_still_an_order_line_and_refuses_the_shee
     ack = reply_to(run(battle), "r1")
     assert "line 4 (invalid): `Wyvren killed`" in ack and "did you mean **M1 Wyvern**" in ack, ack
     assert "the sheet for battle 1 was not taken" in ack and "1 line read as prose and skipped: line 5 `Thanks!`" in ack
+
+
+def test_help_examples_use_the_readers_own_faction_prefix(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    put(camp, "h1", GREEN + "HELP\n", sender=CAROL)
+    text = reply_to(run(camp), "h1")
+    assert "G-1 H" in text and "G-1 M T5" in text and "R-1 H" not in text and "R-2 S R-1" not in text
+    assert "ROLLOFF Red" in text

@@ -401,3 +401,10 @@ def test_greetings_are_skipped_as_prose_and_a_misspelt_order_is_rejected_not_dro
     assert "3 lines read as prose and skipped: line 2 `Hi GM,`, line 7 `Cheers,`, line 8 `Player aus`." in text
     assert "line 4 (invalid): \"A BUL - Serbai\"" in text and "did you mean **SER Serbia**" in text, text
     assert "line 3: `A VIE - GAL`" in text and "line 5: `A BUD - SER`" in text
+
+
+def test_help_examples_use_the_readers_own_units(camp: Campaign) -> None:
+    camp = run(camp)
+    put(camp, "h1", "tur", "HELP")
+    text = ack(run(camp, T0 + timedelta(hours=2)), "tur", "h1")
+    assert "With your own units: `F ANK H` holds, `F ANK - <province>` moves." in text
