@@ -82,8 +82,8 @@ def help_text(view: DRView, player: Player) -> str:
     and a rival's name for the roll-off."""
     text = _help_text(view, player)
     rival = next((f.name for f in view.state.dr.factions.values() if f.id != player.faction), "Blue")
-    return _OWN_TOKEN.sub(f"{player.faction}-", text).replace("ROLLOFF Blue", f"ROLLOFF {rival}").replace(
-        "with Blue)", f"with {rival})")
+    text = re.sub(r"ROLLOFF Blue +", f"ROLLOFF {rival}".ljust(26) + " ", text).replace("with Blue)", f"with {rival})")
+    return _OWN_TOKEN.sub(f"{player.faction}-", text)
 
 
 _OWN_TOKEN = re.compile(r"\bR-(?=[0-9D])")
