@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pbem.kit.maps import PlaceMap
 from pbem.kit.orders import InvalidOrder, OrderProblem, normalise
 from pbem.kit.texts import md_code
 
@@ -76,6 +77,13 @@ def close(word: str, known: frozenset[str]) -> bool:
 def runs(words: Sequence[str]) -> list[str]:
     """Every run of up to MAX_NAME_WORDS words of a line, as the text a name could be."""
     return [" ".join(words[i:i + size]) for size in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - size + 1)]
+
+
+def places_of(gmap: object) -> list[str]:
+    """The ids and names of a map's places (none when the map is no `PlaceMap`)."""
+    if not isinstance(gmap, PlaceMap):
+        return []
+    return [name for place in gmap.places() for name in (place, gmap.name_of(place))]
 
 
 def prose_lines(lines: Sequence[tuple[int, str]], problems: Sequence[OrderProblem],

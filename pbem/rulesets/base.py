@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
-from pbem.kit.maps import PlaceMap, map_path, ready_made
+from pbem.kit.maps import map_path, ready_made
 from pbem.kit.orders import OrderProblem
 from pbem.kit.players import PlayerField, field_problems
-from pbem.kit.prose import Vocabulary, prose_lines
+from pbem.kit.prose import Vocabulary, places_of, prose_lines
 from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
@@ -257,30 +257,20 @@ class Ruleset(Generic[S, M]):
                      over=phase.over, owing_any=tuple(phase.owing_any(view)))
 
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
-        """The window's reading of `lines`, less the lines of prose around the orders: a line the
-        window rejects as not understood that reads as no order (pbem.kit.prose) is skipped and
+        """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and
         the rest read again, so a greeting never spoils a sheet or a list."""
         view = self.view(ctx)
         phase = self.current(view)
         parsed: Parsed = phase.parse(view, player, lines)
-        prose = prose_lines(lines, parsed.problems, self.vocabulary(view, phase, player))
-        if not prose:
-            return parsed
-        kept = [line for line in lines if line not in prose]
-        parsed = phase.parse(view, player, kept) if kept else Parsed(payload={})
-        parsed.prose = prose
+        vocabulary = Vocabulary.of(phase.words(view), self.own_ids(view, player), places_of(view.map))
+        if prose := prose_lines(lines, parsed.problems, vocabulary):
+            kept = [line for line in lines if line not in prose]
+            parsed = phase.parse(view, player, kept) if kept else Parsed(payload={})
+            parsed.prose = prose
         return parsed
 
-    def vocabulary(self, view: View[S, M], phase: Phase[S, M], player: Player) -> Vocabulary:
-        """What order lines of `phase` are made of: its order words, the player's ids and the map's places."""
-        places: list[str] = []
-        if isinstance(view.map, PlaceMap):
-            places = [name for place in view.map.places() for name in (place, view.map.name_of(place))]
-        return Vocabulary.of(phase.words(view), self.own_ids(view, player), places)
-
     def own_ids(self, view: View[S, M], player: Player) -> Sequence[str]:
-        """The ids a player's order lines name besides places (his tokens, armies, list entries)."""
-        return ()
+        return ()       # the ids a player's order lines name besides places (tokens, armies, list entries)
 
     per_entry: frozenset[str] = frozenset()
     """Payload tables that a new submission updates entry by entry instead of replacing: a player
