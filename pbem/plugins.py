@@ -17,7 +17,7 @@ at install time, and goes stale as soon as the source adds an entry. Installed f
 (no pyproject.toml beside the package), they come from the metadata like everyone else's.
 
 Tests add entries without writing metadata through `Registry.extra`, a plain dict that
-`monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")`
+`monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.support.crashy_ruleset:RULESET")`
 fills for one test; extra entries come after the built-in ones and never replace them. A test
 may also install a distribution for real: a folder with `NAME.dist-info/METADATA` and
 `entry_points.txt`, put on sys.path (`monkeypatch.syspath_prepend`). Installed metadata is read

@@ -13,7 +13,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pbem.state.campaign import SettingsError, discover, load_settings
+    from pbem.state.campaign import SettingsError, load_settings
+    from pbem.state.folders import discover
     from pbem.state.site import site_of
     from pbem.state.store import StoreError
 

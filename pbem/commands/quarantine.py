@@ -117,7 +117,7 @@ def folder_of(args: argparse.Namespace) -> Path:
 
 
 def places(root: Path) -> list[Path]:
-    from pbem.state.campaign import discover
+    from pbem.state.folders import discover
 
     found = list(discover(root))
     return found + ([root / POSTMASTER] if (root / POSTMASTER / "quarantine").exists() else [])

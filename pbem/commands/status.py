@@ -19,7 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pbem.errors import UserError
     from pbem.intake.isolation import one_line
-    from pbem.state.campaign import Campaign, discover
+    from pbem.state.campaign import Campaign
+    from pbem.state.folders import discover
 
     if not args.root.is_dir():
         raise UserError(f"no folder {args.root}; give the campaigns folder with --root")

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from pbem.forum.base import ForumKind
 from pbem.plugins import FORUMS
-from pbem.state.campaign import Settings, discover, load_settings
+from pbem.state.campaign import Settings, load_settings
 from pbem.state.checks import SettingsError
+from pbem.state.folders import discover
 from pbem.state.forumconfig import forum_settings
 from pbem.state.store import StoreError
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.intake.envelope import campaign_named, read_envelope
-from pbem.state.campaign import Campaign, discover, load_settings
+from pbem.state.campaign import Campaign, load_settings
+from pbem.state.folders import discover
 from pbem.state.store import StoreError
 
 

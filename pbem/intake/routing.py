@@ -36,8 +36,9 @@ from pbem.mail.message import Submission, parse_message
 from pbem.mail.outbox import open_transport
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset as Ruleset
-from pbem.state.campaign import KEEP_DAYS, Campaign, discover, load_settings
+from pbem.state.campaign import KEEP_DAYS, Campaign, load_settings
 from pbem.state.checks import SettingsError
+from pbem.state.folders import discover
 from pbem.state.schedule import iso, parse_time
 from pbem.state.site import Site, site_of
 from pbem.state.store import LockBusy, StoreError, campaign_lock, read_toml, sweep_leftovers, write_toml

@@ -50,6 +50,8 @@ class Stage:
     owing_any: tuple[tuple[str, ...], ...] = ()   # groups one member of which answers for all (a team
                                                   # reporting a battle): when given, the window closes early
                                                   # once every group has a submission, not all of `owing`
+    wakes: datetime | None = None  # a moment before the deadline when the stage may become ready with
+                                   # no mail (a grace period ending); a tick with nothing to do sleeps until then
 
 
 @dataclass
@@ -254,7 +256,7 @@ class Ruleset(Generic[S, M]):
         phase = self.phases[name]
         return Stage(name, self.stage_title(view, phase), self.turn_of(view.state), tuple(phase.owing(view)),
                      phase.window, waiting_for_gm=phase.waiting_for_gm(view), ready=phase.ready(view),
-                     over=phase.over, owing_any=tuple(phase.owing_any(view)))
+                     over=phase.over, owing_any=tuple(phase.owing_any(view)), wakes=phase.wakes(view))
 
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
         """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and

@@ -81,6 +81,10 @@ def _never(view: View[Any, Any]) -> bool:
     return False
 
 
+def _no_wake(view: View[Any, Any]) -> datetime | None:
+    return None
+
+
 def _no_help(view: View[Any, Any], player: Player) -> str:
     return ""
 
@@ -117,3 +121,5 @@ class Phase(Generic[S, M]):
                                                                 # misspelt order from prose (pbem.kit.prose)
     gm_verbs: Sequence[GMVerb[S, M]] = ()
     over: bool = False                                           # the campaign has ended
+    wakes: Callable[[View[S, M]], datetime | None] = _no_wake    # before the deadline, when `ready` may turn
+                                                                 # true with no mail (a grace period ending)

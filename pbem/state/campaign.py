@@ -326,8 +326,3 @@ def check_loaded(folder: Path, state: Mapping[str, Any], auth: Mapping[str, Any]
                              f"give the user running pbem (uid {os.geteuid()}) write access to it")
 
 
-def discover(root: Path) -> list[Path]:
-    """Campaign folders under `root` (or `root` itself if it is one), sorted by name."""
-    if (root / "campaign.toml").exists():
-        return [root]
-    return sorted(p.parent for p in root.glob("*/campaign.toml"))

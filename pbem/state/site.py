@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.state.checks import SettingsError, Table, check_transport, email_problem, read_file
+from pbem.state.folders import SITE_FILE, site_root
 
-FILE = "pbem.toml"
+FILE = SITE_FILE
 
 
 @dataclass(frozen=True)
@@ -70,5 +71,4 @@ def load_site(root: Path) -> Site | None:
 
 def site_of(root: Path) -> Site | None:
     """The site a tick's root belongs to: root itself, or the parent of a campaign folder."""
-    root = Path(root)
-    return load_site(root.parent if (root / "campaign.toml").exists() else root)
+    return load_site(site_root(Path(root)))

@@ -18,7 +18,8 @@ from pbem.intake.routing import SharedIntake
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
 from pbem.rulesets.base import AnyRuleset
-from pbem.state.campaign import Campaign, SettingsError, discover
+from pbem.state.campaign import Campaign, SettingsError
+from pbem.state.folders import discover
 from pbem.tick.faults import Faults
 from pbem.tick.guard import Guard, commit
 from pbem.tick.log import TickLog

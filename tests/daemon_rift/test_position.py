@@ -19,7 +19,7 @@ from pbem.rulesets.base import PositionError
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
-from tests.engine_helpers import PLAYERS, SECRETS, T0, put, run
+from tests.support.engine_helpers import PLAYERS, SECRETS, T0, put, run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "positions" / "daemon_rift.toml"
 RULESET = registry.get("daemon_rift")

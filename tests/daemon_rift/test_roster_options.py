@@ -20,7 +20,7 @@ from tests.daemon_rift.conftest import build_map, build_state, rules_with
 from tests.daemon_rift.helpers_movement import Turn
 from tests.daemon_rift.helpers_rosters import give, roster, sheet, upgrades
 from tests.daemon_rift.test_rosters_engine import BLUE, BOB, CAROL, GREEN, RED, campaign
-from tests.engine_helpers import body, outbox, put, run
+from tests.support.engine_helpers import body, outbox, put, run
 
 
 def experience(rules: RuleBook, r: Roster, lines: list[str], faces: list[int]) -> tuple[list[str], ScriptedDice]:

@@ -22,7 +22,7 @@ from pbem.rulesets.daemon_rift.losses import MISSING, WOUNDS
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
 from tests.daemon_rift.helpers_rosters import roster
-from tests.engine_helpers import T0, body, outbox, put, run
+from tests.support.engine_helpers import T0, body, outbox, put, run
 
 SECRETS = {"red": "RRRR-TEST-0000-0000-0001", "blue": "BBBB-TEST-0000-0000-0002",
            "green": "GGGG-TEST-0000-0000-0003", "gm": "GMGM-TEST-0000-0000-0000"}

@@ -16,10 +16,10 @@ from pbem.state.campaign import Campaign
 from pbem.state.forumconfig import forum_problems, forum_settings
 from pbem.state.store import read_toml
 from pbem.tick.engine import tick
-from tests.engine_helpers import T0
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import MALFORMED, DiscourseServer
 from tests.forum.test_forum_discourse_engine import on_discourse  # noqa: F401  (fixture)
+from tests.support.engine_helpers import T0
 
 
 def make(server: DiscourseServer, timeout: float = 30) -> DiscourseForum:

@@ -9,8 +9,8 @@ from pathlib import Path
 from pbem.forum.base import Post, advance
 from pbem.forum.folder import FolderForum, split_header
 from pbem.state.campaign import Campaign
-from tests.engine_helpers import T0, outbox, run
 from tests.forum.test_forum_engine import campaign, post, thread
+from tests.support.engine_helpers import T0, outbox, run
 
 
 def drop(folder: Path, name: str, text: str) -> None:

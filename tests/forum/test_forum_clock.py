@@ -9,10 +9,10 @@ from pathlib import Path
 
 from pbem.forum.discourse import Credentials, DiscourseForum
 from pbem.forum.folder import FolderForum
-from tests.engine_helpers import T0, outbox
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer
 from tests.forum.test_forum_engine import bot_posts, campaign, orders_in
+from tests.support.engine_helpers import T0, outbox
 
 
 def test_a_report_posted_to_the_folder_forum_is_dated_by_the_tick_like_its_mail(tmp_path: Path) -> None:

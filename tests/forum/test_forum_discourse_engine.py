@@ -16,10 +16,10 @@ from pbem.state.campaign import Campaign, SettingsError
 from pbem.state.store import read_toml, write_toml
 from pbem.tick.engine import tick
 from pbem.tick.faults import Faults
-from tests.engine_helpers import T0, body, outbox, put, run
 from tests.forum.conftest import API_KEY, BOT
 from tests.forum.discourse_server import DiscourseServer
 from tests.forum.test_forum_engine import BLUE, BOB, RED, campaign
+from tests.support.engine_helpers import T0, body, outbox, put, run
 
 
 @pytest.fixture

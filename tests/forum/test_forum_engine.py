@@ -14,7 +14,7 @@ from pbem.state.campaign import Campaign
 from pbem.state.store import read_toml, write_toml
 from pbem.tick.engine import tick
 from pbem.tick.faults import Faults
-from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
+from tests.support.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 RED = f"PLAYER red {SECRETS['red']}\n"
 BLUE = f"PLAYER blue {SECRETS['blue']}\n"
@@ -227,7 +227,7 @@ def test_a_post_whose_handling_fails_is_retried_then_set_aside_and_the_thread_re
     from pbem.intake.quarantine import QUARANTINE_AFTER, Quarantine
     from pbem.rulesets import registry
 
-    monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.crashy_ruleset:RULESET")
+    monkeypatch.setitem(registry.RULESETS.extra, "crashy", "tests.support.crashy_ruleset:RULESET")
     toml = camp.folder / "campaign.toml"
     toml.write_text(toml.read_text().replace('ruleset = "daemon_rift"', 'ruleset = "crashy"'))
     post(camp, "a", "alice", "CRASH", private=True)

@@ -18,8 +18,8 @@ from pbem.state.campaign import Campaign
 from pbem.state.forumconfig import ForumSettings
 from pbem.state.store import read_toml, write_toml
 from pbem.tick.engine import tick
-from tests.engine_helpers import SECRETS, T0, body, outbox, run
 from tests.forum.test_forum_engine import bot_posts, campaign, post, thread
+from tests.support.engine_helpers import SECRETS, T0, body, outbox, run
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pbem.gm.creation import NewPlayer, create
 from pbem.state.campaign import Campaign
-from tests.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
+from tests.support.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
 
 COC_SECRETS = {"alice": "ALIC-TEST-0000-0000-0001", "dave": "DAVE-TEST-0000-0000-0002",
                "eve": "EVEE-TEST-0000-0000-0003", "gm": "GMGM-TEST-0000-0000-0000"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.state.campaign import Campaign
-from tests.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
+from tests.support.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
 
 def answer(camp: Campaign, mid: str) -> str:

@@ -154,6 +154,14 @@ def test_mk_pbm_7_a_single_report_waits_out_the_gm_grace_after_the_deadline() ->
     assert state.owner("T") == "a" and state.battle.battles[0].how == "single report"
 
 
+def test_mk_pbm_7_a_single_reports_grace_is_when_the_window_wakes_by_itself() -> None:
+    state = battle_at_t()
+    close(at(state), a=AGREED)
+    assert window_battle.wakes(at(state)) is None                # nothing waits for a time yet
+    window_battle.resolve(at(state, DEADLINE), {}, ScriptedDice([]))
+    assert window_battle.wakes(at(state, DEADLINE)) == DEADLINE + timedelta(hours=24)   # an idle tick sleeps until then
+
+
 def test_mk_pbm_7_the_gm_overrides_a_single_report_within_the_grace() -> None:
     state = battle_at_t()
     close(at(state), a=AGREED)

@@ -15,8 +15,8 @@ from pbem.kit.scene import Piece, Scene, Side
 from pbem.kit.territories import GameMap, load_map
 from pbem.rulesets.base import Player, Report, Settings
 from pbem.rulesets.phases import Outcome, Phase, Submissions, View
-from tests.tally_ruleset import ORDERS, Tally, TallyRules
-from tests.tally_ruleset import resolve as tally_resolve
+from tests.support.tally_ruleset import ORDERS, Tally, TallyRules
+from tests.support.tally_ruleset import resolve as tally_resolve
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "plugins" / "pbem_skirmish" / "templates"
 

@@ -63,7 +63,7 @@ def svg_of(camp: Campaign, game: Mapping[str, Any]) -> str:
 
 def rift(root: Path, tokens: Mapping[str, str]) -> tuple[Campaign, dict[str, Any]]:
     """Red and Blue on the Rift Valley map, turn 1's orders open, `tokens` where they stand."""
-    from tests.engine_helpers import dr_campaign
+    from tests.support.engine_helpers import dr_campaign
 
     camp = dr_campaign(root, tokens=tokens)
     return camp, dict(camp.state["game"])

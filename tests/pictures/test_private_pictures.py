@@ -16,9 +16,9 @@ from pbem.gm.creation import create
 from pbem.pictures.picture import picture_of
 from pbem.rulesets import registry
 from pbem.state.campaign import Campaign
-from tests.engine_helpers import PLAYERS, SECRETS, T0, outbox, put, run
 from tests.pictures.readback import Drawn, read_svg
 from tests.pictures.scenes import conquest_games, diplomacy_games, rift_games
+from tests.support.engine_helpers import PLAYERS, SECRETS, T0, outbox, put, run
 
 PLAIN_PLAYERS = [replace(p, extras={}) for p in PLAYERS]     # Tally declares no player fields
 

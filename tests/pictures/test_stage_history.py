@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pbem.cli import main
 from pbem.state.store import read_toml
-from tests.engine_helpers import SECRETS, T0, dr_campaign, put, run
+from tests.support.engine_helpers import SECRETS, T0, dr_campaign, put, run
 
 BLUE = "Bob <bob@test.localhost>"
 

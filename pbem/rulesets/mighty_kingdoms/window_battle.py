@@ -181,6 +181,13 @@ def ready(view: MKView) -> bool:
     return GM in view.state.battle.reports.get(first.id, {}) or _grace_over(view, first)
 
 
+def wakes(view: MKView) -> datetime | None:
+    """When the first open battle's single report has waited out the GM's grace (`ready` then)."""
+    first = _first(view.state)
+    until = view.state.battle.grace_until.get(first.id, "") if first is not None else ""
+    return datetime.fromisoformat(until) if until else None
+
+
 def waiting_for_gm(view: MKView) -> bool:
     first = _first(view.state)
     return first is not None and first.id in view.state.battle.awaiting_gm and not ready(view)
@@ -412,7 +419,7 @@ def help_text(view: MKView, player: Player) -> str:
 
 PHASE = Phase[MKState, HexMap](
     title="battle", window="battle", parse=parse, resolve=resolve,
-    owing=owing, ready=ready, waiting_for_gm=waiting_for_gm, missing=missing, help=help_text,
+    owing=owing, ready=ready, waiting_for_gm=waiting_for_gm, missing=missing, help=help_text, wakes=wakes,
     canonical=canonical, combine=combine, words=lambda view: (*battle_lines.VERBS, *standing.VERBS),
     gm_verbs=(GMVerb[MKState, HexMap]("RESULT", RESULT_USAGE, "settle a battle of window B (MK-PBM-7)", gm_result),),
 )

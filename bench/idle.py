@@ -1,0 +1,87 @@
+"""Benchmark: idle ticks, the cron job's usual run, as whole processes against `python3 -c pass`.
+
+    python bench/idle.py                      # 10, 50 and 200 campaigns, 5 runs each
+    python bench/idle.py --sizes 10 50 200 1000 --runs 7
+
+Each size is a folder of Daemon Rift campaigns made with `pbem new`, ticked once so their welcome
+mails are out and their first stage is open with a deadline days ahead. Then `pbem tick --quiet`
+runs as a fresh process (as cron starts it) with nothing to do: every inbox empty, nothing due,
+nothing owed. The floor is the interpreter starting and stopping (`python3 -c pass`), timed in the
+same loop, alternating with the ticks so that both see the same machine. Printed per size: the
+median wall time of the tick, of the floor, their ratio (goal: within 5x at 50 campaigns), and the
+cost of each further campaign (goal: under 1 ms), from the two largest sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOW = "2026-12-01T12:00+00:00"
+LATER = "2026-12-01T13:00+00:00"
+GOAL_RATIO = 5.0
+GOAL_PER_CAMPAIGN_MS = 1.0
+
+
+def pbem(*args: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "pbem", *args], check=True, env=env, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+
+
+def make_campaigns(folder: Path, count: int) -> None:
+    for n in range(count):
+        pbem("new", f"idle-{n:04d}", "--root", str(folder), "--gm-email", "gm@example.org",
+             "--player", f"red,Alice,alice{n}@example.org,Red,R",
+             "--player", f"blue,Bob,bob{n}@example.org,Blue,B")
+    pbem("tick", "--root", str(folder), "--now", NOW, "--quiet")
+
+
+def timed(command: list[str]) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.perf_counter()
+    subprocess.run(command, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def measure(folder: Path, runs: int) -> tuple[float, float]:
+    """Median seconds of an idle tick and of the bare interpreter, alternating."""
+    ticks, floors = [], []
+    tick = [sys.executable, "-m", "pbem", "tick", "--root", str(folder), "--now", LATER, "--quiet"]
+    for _ in range(runs):
+        floors.append(timed([sys.executable, "-c", "pass"]))
+        ticks.append(timed(tick))
+    return statistics.median(ticks), statistics.median(floors)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 200])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    results: dict[int, float] = {}
+    print(f"idle tick as a process against `python3 -c pass`, median of {args.runs} runs (goal: within "
+          f"{GOAL_RATIO:g}x at 50 campaigns; each further campaign under {GOAL_PER_CAMPAIGN_MS:g} ms)")
+    with tempfile.TemporaryDirectory(prefix="pbem-idle-") as tmp:
+        for size in sorted(args.sizes):
+            folder = Path(tmp) / f"c{size}"
+            make_campaigns(folder, size)
+            tick, floor = measure(folder, args.runs)
+            results[size] = tick
+            print(f"  {size:5d} campaigns: tick {tick * 1000:8.1f} ms   python3 -c pass {floor * 1000:6.1f} ms   "
+                  f"ratio {tick / floor:5.1f}x")
+    if len(results) >= 2:
+        small, large = sorted(results)[-2:]
+        per = (results[large] - results[small]) / (large - small)
+        print(f"  each further idle campaign: {per * 1000:.2f} ms (goal under {GOAL_PER_CAMPAIGN_MS:g} ms)")
+
+
+if __name__ == "__main__":
+    main()

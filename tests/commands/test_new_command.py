@@ -1,0 +1,89 @@
+"""`pbem new` checks every argument before it writes anything (exit status 2, one line per
+problem), and builds the campaign folder under a temporary name, welcome mails owed, so a
+failure part-way leaves no half-made campaign whose secrets are lost and whose retry is refused."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from pbem.delivery.welcome import owed
+from pbem.state.campaign import Campaign
+
+WORKTREE = Path(__file__).resolve().parents[2]
+GOOD = ["--player", "red,Alice,alice@test.localhost,Red,R", "--player", "blue,Bob,bob@test.localhost,Blue,B"]
+
+
+def new(root: Path, *args: str, players: list[str] = GOOD) -> int:
+    return main(["new", "rift", "--root", str(root), "--gm-email", "gm@test.localhost", *args, *players])
+
+
+@pytest.mark.parametrize("spec, problem", [
+    ("red,Alice,alice@test.localhost\r\nBcc: x@evil.example,Red,R", "--player 1 ('red'): email: "),
+    ("red,Alice,ali\nce@test.localhost,Red,R", "--player 1 ('red'): email: "),
+    ("red,Ali\x0bce,alice@test.localhost,Red,R", "--player 1 ('red'): name: "),
+    ("red,Alice,alice@test.localhost,Red\u2028Dragons,R", "--player 1 ('red'): faction: "),
+    ("red,Alice,not-an-address,Red,R", "--player 1 ('red'): email: 'not-an-address' is not a mail address"),
+    ("gm,Alice,alice@test.localhost,Red,R", "--player 1 ('gm'): id: 'gm' is the game master's"),
+    ("r d,Alice,alice@test.localhost,Red,R", "--player 1 ('r d'): id: 'r d'; expected one word"),
+    ("red,Alice", "--player 1: 'red,Alice': expected id,Name,email"),
+])
+def test_a_bad_player_field_is_refused_with_one_line_and_nothing_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, problem: str) -> None:
+    root = tmp_path / "campaigns"
+    assert new(root, players=["--player", spec, "--player", "blue,Bob,bob@test.localhost,Blue,B"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"pbem new: {problem}"), lines
+    assert not root.exists()
+    assert new(root) == 0                       # the retry with corrected arguments is not refused
+    assert len(owed(root / "rift")) == 3             # the welcome mails, sent by the next tick
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["new", "Rift 2027", "--root", str(tmp_path), "--ruleset", "chess", "--gm-email", "gm\r\n@x",
+            "--player", "red,Alice,alice@test.localhost", "--player", "Red,Bob,bob\t@test.localhost"]
+    assert main(args) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[1].strip() for line in lines] == [
+        "name", "ruleset", "GM email", "--player 2 ('Red')", "--player 2"]
+    assert lines[-1] == "pbem new: --player 2: the id 'Red' is taken by --player 1"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refusal_by_the_rule_system_is_reported_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert new(tmp_path, "--map", "nowhere") == 2
+    assert capsys.readouterr().err.startswith("pbem new: map: 'nowhere' is not a ready-made map")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_campaign_that_exists_is_not_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert new(tmp_path) == 0
+    before = (tmp_path / "rift" / "campaign.toml").read_bytes()
+    assert new(tmp_path) == 2
+    assert "already holds a campaign" in capsys.readouterr().err
+    assert (tmp_path / "rift" / "campaign.toml").read_bytes() == before
+
+
+def test_a_failure_while_writing_leaves_no_half_made_campaign_and_the_retry_works(tmp_path: Path) -> None:
+    """Files over 2 KB cannot be written (RLIMIT_FSIZE): the settings are, the opening state is
+    not. Before, the campaign stayed behind half made, its secrets lost, and `pbem new` refused to
+    make it again."""
+    root = tmp_path / "campaigns"
+    command = [sys.executable, "-m", "pbem", "new", "rift", "--root", str(root), "--gm-email", "gm@test.localhost",
+               *GOOD]
+    done = subprocess.run(command, cwd=WORKTREE, capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000)))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"pbem: cannot create {root / 'rift'}: ") and done.stderr.count("\n") == 1
+    assert done.stderr.rstrip().endswith("File too large; nothing was created")
+    assert list(root.iterdir()) == []           # no campaign, no temporary folder
+    assert new(root) == 0
+    camp = Campaign(root / "rift")
+    assert len(owed(camp.folder)) == 3
+    assert [p.name for p in root.iterdir()] == ["rift"]
