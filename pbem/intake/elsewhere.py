@@ -15,7 +15,8 @@ from pathlib import Path
 
 from pbem.rulesets import registry
 from pbem.stages.turns import context
-from pbem.state.campaign import Campaign, discover
+from pbem.state.campaign import Campaign
+from pbem.state.folders import discover
 from pbem.state.store import StoreError
 
 

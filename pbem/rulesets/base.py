@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any, Generic
 from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
 from pbem.kit.maps import map_path, ready_made
-from pbem.kit.orders import OrderProblem
 from pbem.kit.players import PlayerField, field_problems
 from pbem.kit.prose import Vocabulary, places_of, prose_lines
 from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
+from pbem.rulesets.phases import Parsed as Parsed  # what a window read of a player's lines
 from pbem.state.campaign import Player as Player
 from pbem.state.campaign import Settings as Settings
 
@@ -52,18 +52,6 @@ class Stage:
                                                   # once every group has a submission, not all of `owing`
     wakes: datetime | None = None  # a moment before the deadline when the stage may become ready with
                                    # no mail (a grace period ending); a tick with nothing to do sleeps until then
-
-
-@dataclass
-class Parsed:
-    """What a player's lines meant for the current stage."""
-
-    payload: dict[str, Any]                      # TOML-ready orders, merged by `combine`
-    accepted: list[tuple[int, str]] = field(default_factory=list)
-    problems: list[OrderProblem] = field(default_factory=list)
-    commands: list[tuple[int, str]] = field(default_factory=list)   # lines for the engine (RESULT, ...)
-    prose: list[tuple[int, str]] = field(default_factory=list)      # greetings, thanks: skipped (pbem.kit.prose)
-    notes: list[str] = field(default_factory=list)      # warnings on accepted lines, for the ack ("no legal city")
 
 
 @dataclass
