@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pbem.rulesets import registry
 from pbem.stages.turns import context
-from pbem.state.campaign import Campaign
+from pbem.state.campaign import Campaign, load_settings
 from pbem.state.folders import discover
 from pbem.state.store import StoreError
 
@@ -40,10 +40,10 @@ def fitting_campaign(camp: Campaign, sender: str, lines: Sequence[tuple[int, str
 def _accepted(folder: Path, sender: str, lines: Sequence[tuple[int, str]], now: datetime) -> int:
     """How many of `lines` the campaign in `folder` would accept from the player at `sender`."""
     try:
+        if not load_settings(folder).players_at(sender):
+            return 0         # decided from campaign.toml alone, without reading the game
         other = Campaign(folder)
-        player = next((p for p in other.settings.players_at(sender)), None)
-        if player is None:
-            return 0
+        player = other.settings.players_at(sender)[0]
         ruleset = registry.get(other.settings.ruleset)
         ctx = context(other, now)
         if player.id not in ruleset.stage(ctx).owing:
