@@ -143,7 +143,8 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
     )
 
 
-SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\""}
+SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\"",
+                   "early_close": "\"ready\" (close once every player is ready) or \"never\" (only at the deadline)"}
 DURATION = "a duration like \"7d\", \"36h\" or \"1d12h\""
 
 
