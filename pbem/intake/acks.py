@@ -73,7 +73,7 @@ class PlayerMail:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in self.env.commands}
         if (self.env.lines or self.env.problems) and self.reads_orders(stage):
-            self.mark(len(self.env.problems) + len(parsed.problems), "READY" in words)
+            self.mark(len({p.line_no for p in (*self.env.problems, *parsed.problems)}), "READY" in words)
         return Outcome([self.ack(stage, parsed, problems, notes, words)])
 
     def reads_orders(self, stage: Stage) -> bool:
