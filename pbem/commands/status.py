@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pbem.rulesets.base import Stage
     from pbem.state.campaign import Campaign
 
 
@@ -62,19 +63,19 @@ def show(camp: Campaign) -> None:
     ctx = turns.context(camp, datetime.now(UTC))
     for task in ruleset.gm_pending(ctx):
         print(f"  waiting for the GM: {task}")
-    owing = ruleset.stage(ctx).owing if record.started else ()
+    stage = ruleset.stage(ctx) if record.started else None
     if record.started and camp.settings.schedule.early_close == "never":
         print("  closes at the deadline only (schedule.early_close = \"never\")")
     for p in camp.settings.players:
-        print(f"  {p.id:<12} {p.faction_name or p.name:<16} {_player_line(camp, p.id, p.id in owing)}")
+        print(f"  {p.id:<12} {p.faction_name or p.name:<16} {_player_line(camp, p.id, stage)}")
     print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
 
 
-def _player_line(camp: Campaign, player: str, owing: bool) -> str:
+def _player_line(camp: Campaign, player: str, stage: Stage | None) -> str:
     """Nothing sent / sent with N rejected lines / ready / waiting, and when his orders came."""
     from pbem.stages.readiness import readiness
 
-    if not owing:
+    if stage is None or player not in stage.owing:
         return "owes nothing in this stage"
     sub = camp.state.get("submissions", {}).get(player)
-    return readiness(camp.state, player).shown() + (f" (received {sub['received']})" if sub else "")
+    return readiness(camp.state, player, stage).shown() + (f" (received {sub['received']})" if sub else "")

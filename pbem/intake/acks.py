@@ -151,7 +151,7 @@ class PlayerMail:
         when = self.camp.settings.schedule.show(self.ctx.deadline) if self.ctx.deadline else "its deadline"
         if self.camp.settings.schedule.early_close == "never":
             return f"This campaign closes each stage at its deadline, never earlier: {when}."
-        state = readiness.readiness(self.camp.state, self.player.id)
+        state = readiness.readiness(self.camp.state, self.player.id, stage)
         if state.wait:
             return f"You said WAIT: the stage stays open until {when} unless you send READY."
         if state.ready:
@@ -181,7 +181,7 @@ class PlayerMail:
     def closes_early(self, stage: Stage) -> bool:
         """The stage may close before the deadline on him: he is ready and the campaign allows it."""
         return (self.camp.settings.schedule.early_close != "never" and self.reads_orders(stage)
-                and readiness.readiness(self.camp.state, self.player.id).ready)
+                and readiness.readiness(self.camp.state, self.player.id, stage).ready)
 
 
 def held(camp: Campaign) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.rulesets.base import Stage
 from pbem.stages.record import StageRecord
 
 
@@ -68,14 +69,17 @@ def _lines(count: int) -> str:
     return "1 line" if count == 1 else f"{count} lines"
 
 
-def readiness(state: Mapping[str, Any], player: str) -> Readiness:
-    """`player`'s readiness in the stage now open, from state.toml alone."""
+def readiness(state: Mapping[str, Any], player: str, stage: Stage | None = None) -> Readiness:
+    """`player`'s readiness in the stage now open, from state.toml alone. In a stage where one
+    member of a group answers for it (`Stage.owing_any`: Conquest's sides of a team battle) what is
+    missing is judged by group, every group needing an answer, so a member's own list of what he
+    did not send (a battle his team-mate reported) does not hold him back."""
     record = StageRecord.read(state)
     sub = state.get("submissions", {}).get(player)
     if sub is None:
         return Readiness(said_ready=player in record.ready, wait=player in record.wait)
-    return Readiness(True, int(sub.get("rejected", 0)), int(sub.get("missing", 0)), player in record.ready,
-                     player in record.wait)
+    missing = 0 if stage is not None and stage.owing_any else int(sub.get("missing", 0))
+    return Readiness(True, int(sub.get("rejected", 0)), missing, player in record.ready, player in record.wait)
 
 
 def say(state: dict[str, Any], player: str, word: str) -> None:

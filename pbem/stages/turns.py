@@ -80,7 +80,7 @@ def closes_early(camp: Campaign, stage: Stage) -> bool:
     if camp.settings.schedule.early_close == "never":
         return False
     owing = set(stage.owing).union(*stage.owing_any)
-    ready = {p for p in owing if readiness(camp.state, p).ready}
+    ready = {p for p in owing if readiness(camp.state, p, stage).ready}
     if stage.owing_any:
         return all(ready & set(group) for group in stage.owing_any)
     return bool(stage.owing) and set(stage.owing) <= ready
