@@ -15,7 +15,7 @@ the stage (`[stage] ready` / `wait`), so the tick decides without parsing anythi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +69,7 @@ def _lines(count: int) -> str:
     return "1 line" if count == 1 else f"{count} lines"
 
 
-def readiness(state: Mapping[str, Any], player: str, stage: Stage | None = None) -> Readiness:
+def readiness(state: MutableMapping[str, Any], player: str, stage: Stage | None = None) -> Readiness:
     """`player`'s readiness in the stage now open, from state.toml alone. In a stage where one
     member of a group answers for it (`Stage.owing_any`: Conquest's sides of a team battle) what is
     missing is judged by group, every group needing an answer, so a member's own list of what he
