@@ -43,6 +43,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "quarantine": ("quarantine", "list, release or drop mail whose handling kept failing (GM)"),
     "rollback": ("rollback", "restore the state before the last resolved turn (GM)"),
     "render": ("render", "draw the map pictures of a campaign's turns from history/"),
+    "site": ("site", "the campaign's chronicle as a static web site: standing, charts, a page per turn"),
+    "export": ("export", "a turn's public reports as BBCode for a board (phpBB and the like)"),
     "verify-dice": ("verify_dice", "recompute a turn's dice from the published secret"),
     "demo": ("demo", "build and run a demo campaign from inbox_samples/"),
     "adjudicate": ("adjudicate", "adjudicate Diplomacy positions from TOML files"),

@@ -29,6 +29,16 @@ if ! dovecot_installed; then
   fi
 fi
 
+if ! command -v chromium >/dev/null; then   # the browser tests use Debian's headless Chromium
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  else
+    echo "Chromium is missing and cannot be installed here (needs root and apt-get):" >&2
+    echo "  apt-get install chromium   -- the browser tests will fail until then" >&2
+  fi
+fi
+
 python3 -m pip install -q -e ".[test]" 2>&1 | grep -v -i "warning" || true
 set +e
 python3 -m mypy                          # strict, on pbem/ (settings in pyproject.toml)

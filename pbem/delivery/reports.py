@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pbem.delivery.bbcode import to_bbcode
 from pbem.delivery.outqueue import enqueue
 from pbem.forum.queue import enqueue_post
 from pbem.kit.texts import render
@@ -13,6 +14,7 @@ from pbem.mail.compose import Letterhead, thread_root
 from pbem.rulesets.base import AnyRuleset, Report, Stage
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
+from pbem.state.store import write_atomic
 
 if TYPE_CHECKING:          # drawing pulls in numeric libraries: loaded only when a picture is made
     from pbem.pictures.picture import Picture
@@ -28,7 +30,10 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
     key = f"{stage_key(stage, gen)}/{report.key or report.kind}"
-    turns.save_report(camp, stage.turn, f"{stage.kind}-{report.key or report.kind}", text)
+    name = f"{stage.kind}-{report.key or report.kind}"
+    turns.save_report(camp, stage.turn, name, text, public=report.public)
+    if report.public and settings.archive.get("bbcode"):
+        save_bbcode(camp, stage, name, text)
     audience = [p.id for p in settings.players] if "*" in report.audience else list(report.audience)
     people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
     to = [person.email for person in people if person is not None]
@@ -48,3 +53,12 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,
                      picture=(f"{picture.name}.png", picture.png) if picture is not None else None)
+
+
+def save_bbcode(camp: Campaign, stage: Stage, name: str, text: str) -> None:
+    """A public report as BBCode beside it in history/ (`[archive] bbcode = true`), to paste into a board."""
+    archive = camp.settings.archive
+    picture = f"{archive['picture_url'].rstrip('/')}/{camp.name}-turn-{stage.turn:03d}-{stage.kind}.png" \
+        if archive.get("picture_url") else ""
+    write_atomic(camp.history(stage.turn) / f"{name}.bbcode",
+                 to_bbcode(text, tables=bool(archive.get("bbcode_tables")), picture_url=picture))

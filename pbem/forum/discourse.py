@@ -27,11 +27,8 @@ that trickles its answer cannot hold the tick longer. A post the site holds for 
 from __future__ import annotations
 
 import hashlib
-import http.client
 import json
 import os
-import socket
-import threading
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -40,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pbem.forum.base import ForumError, Post, key_of, with_marker
+from pbem.forum.web import exchange
 from pbem.state.store import StoreError, read_toml
 
 if TYPE_CHECKING:
@@ -50,7 +48,6 @@ CHUNK = 20          # posts per posts.json request, as Discourse's own client as
 PM_PAGES = 10       # pages of the bot's message list read at most in one tick
 TIMEOUT = 30.0
 """Seconds one whole request may take, connection to last byte ([transport.forum] timeout)."""
-MAX_ANSWER = 16 * 1024 * 1024
 ENV_KEY, ENV_USER = "PBEM_DISCOURSE_API_KEY", "PBEM_DISCOURSE_USERNAME"
 
 
@@ -225,26 +222,7 @@ class DiscourseForum:
             headers["Content-Type"] = "application/json; charset=utf-8"
         elif form is not None:
             data, headers["Content-Type"] = form
-        site = self._site
-        kind = http.client.HTTPSConnection if site.scheme == "https" else http.client.HTTPConnection
-        conn = kind(site.hostname or "", site.port, timeout=self.timeout)
-        watchdog = _Watchdog(conn, self.timeout)
-        try:
-            conn.request(method, site.path.rstrip("/") + path, body=data, headers=headers)
-            response = conn.getresponse()
-            raw = response.read(MAX_ANSWER + 1)
-            if len(raw) > MAX_ANSWER:
-                raise ForumError(f"{where}: the answer is larger than {MAX_ANSWER // 2**20} MB")
-            return response.status, response.reason, dict(response.headers), raw
-        except (http.client.HTTPException, OSError, ValueError) as exc:
-            if watchdog.fired:
-                raise ForumError(f"{where}: no complete answer within {self.timeout:g} s "
-                                 "(the limit is timeout in [transport.forum])") from None
-            detail = " ".join(str(exc).split())[:160] or "connection closed"
-            raise ForumError(f"{where}: {type(exc).__name__}: {detail}") from None
-        finally:
-            watchdog.cancel()
-            conn.close()
+        return exchange(self._site, method, path, headers, data, self.timeout, where)
 
 
 class DiscourseKind:
@@ -275,30 +253,6 @@ class DiscourseKind:
 
 
 KIND = DiscourseKind()
-
-
-class _Watchdog:
-    """Cuts a connection when the whole request's time is up: socket timeouts count per read,
-    so a server sending one byte a second would never trip them."""
-
-    def __init__(self, conn: http.client.HTTPConnection, seconds: float) -> None:
-        self.fired = False
-        self._conn = conn
-        self._timer = threading.Timer(seconds, self._cut)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def _cut(self) -> None:
-        self.fired = True
-        sock = self._conn.sock
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cancel(self) -> None:
-        self._timer.cancel()
 
 
 def _form(boundary: str, fields: Mapping[str, str], filename: str, data: bytes) -> bytes:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -26,6 +27,8 @@ from pbem.state.store import read_toml, write_atomic, write_toml
 
 LAST = "last-post.toml"
 MAX_POST_CHARS = 30_000
+PART_LINE = 30
+"""Room for the `*(part i of n)*` line a part after the first starts with."""
 """Discourse refuses posts over its `max_post_length` (32,000 characters by default); a longer
 report goes out in parts, each under its own key (`<key>/part-2-of-3`)."""
 
@@ -75,7 +78,7 @@ def publish_pending(folder: Path, forum: Forum, published: Callable[[str], None]
     last = int(read_toml(record).get("post", 0)) if record.exists() else 0
     for path, item in pending_posts(folder):
         try:
-            parts = split_post(_with_picture(path, item, forum))
+            parts = split_post(_with_picture(path, item, forum), getattr(forum, "max_chars", MAX_POST_CHARS))
             posts = [forum.publish(item["key"] if len(parts) == 1 else f"{item['key']}/part-{i}-of-{len(parts)}",
                                    item["title"], text, since=last)
                      for i, text in enumerate(parts, start=1)]
@@ -110,16 +113,19 @@ def _with_picture(path: Path, item: Mapping[str, Any], forum: Forum) -> str:
 
 
 def split_post(markdown: str, limit: int = MAX_POST_CHARS) -> list[str]:
-    """The report in parts of at most `limit` characters, cut between paragraphs where it can
-    (else between lines, else anywhere); parts after the first say which part they are."""
+    """The report in parts of at most `limit` characters, cut between sections where it can (a
+    part holds whole sections), else between paragraphs, lines, or anywhere; parts after the first
+    say which part they are."""
     if len(markdown) <= limit:
         return [markdown]
+    room = limit - PART_LINE          # each part after the first starts with "(part i of n)"
     pieces: list[str] = []
-    for block in markdown.split("\n\n"):
-        pieces += [block] if len(block) <= limit else _cut(block, limit)
+    for section in re.split(r"\n\n(?=#{1,6} )", markdown):       # whole sections where they fit
+        blocks = [section] if len(section) <= room else section.split("\n\n")
+        pieces += [piece for block in blocks for piece in ([block] if len(block) <= room else _cut(block, limit))]
     parts: list[str] = []
     for piece in pieces:
-        if parts and len(parts[-1]) + 2 + len(piece) <= limit:
+        if parts and len(parts[-1]) + 2 + len(piece) <= room:
             parts[-1] += "\n\n" + piece
         else:
             parts.append(piece)

@@ -15,9 +15,11 @@ from datetime import datetime
 
 from pbem.delivery.replies import Outcome, Reply
 from pbem.intake.answers import answer, masked_subject, reply_mask
+from pbem.intake.elsewhere import fitting_campaign
 from pbem.intake.envelope import Envelope
 from pbem.intake.masking import masked
-from pbem.kit.orders import InvalidOrder, OrderProblem, quoted, trailing
+from pbem.kit.orders import InvalidOrder, OrderProblem
+from pbem.kit.prose import prose_note
 from pbem.mail.message import Submission
 from pbem.rulesets.base import AnyRuleset, Context, Parsed, Stage
 from pbem.stages import readiness
@@ -34,10 +36,6 @@ def receipt(campaign: str, stage: Stage, player: str, lines: Sequence[str]) -> s
     """SHA-256 sealing the canonical orders on file; published with the turn report."""
     text = "\n".join([campaign, str(stage.turn), stage.kind, player, *lines])
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _lines(count: int) -> str:
-    return "1 line" if count == 1 else f"{count} lines"
 
 
 @dataclass
@@ -64,11 +62,11 @@ class PlayerMail:
         parsed = Parsed(payload={})
         if self.env.lines:
             parsed = self.orders(stage, notes)
-        accepted = [n for n, _ in (*parsed.accepted, *self.env.commands)]
-        parsed.problems, ignored = trailing(parsed.problems, accepted)
-        if ignored:
-            notes.append(f"Ignored as not orders: {_lines(len(ignored))} from line {ignored[0].line_no} on, "
-                         f"starting {quoted(ignored[0].line)}.")
+        notes.extend(parsed.notes)
+        if parsed.prose:
+            notes.append(prose_note(parsed.prose))
+        if self.env.lines and not parsed.accepted and not held(self.camp):
+            notes.extend(filter(None, [fitting_campaign(self.camp, self.sub.sender, self.env.lines, self.now)]))
         if not self.env.lines and not self.env.commands and not self.env.problems:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in self.env.commands}
@@ -108,7 +106,9 @@ class PlayerMail:
             notes.append("Nothing in this message could be accepted; it is on file as orders that were all "
                          "rejected, and it replaces earlier orders as any new message does.")
         if not parsed.payload:
-            notes.append("Nothing in this message could be accepted; " +
+            first = "No orders were found in your message" if parsed.prose and not parsed.problems else \
+                "Nothing in this message could be accepted"
+            notes.append(f"{first}; " +
                          ("your earlier orders stay on file." if previous else "nothing is on file for you yet."))
             return parsed
         payload = self.ruleset.combine(self.ctx, previous, parsed.payload)

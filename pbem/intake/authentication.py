@@ -38,17 +38,31 @@ def is_gm(camp: Campaign, sub: Submission, env: Envelope) -> bool:
     return sub.sender in gm.emails and credentials.check(env.secret, camp.secret_of(gm))
 
 
-def failed(camp: Campaign, sub: Submission, now: datetime) -> Outcome:
-    """Count a failed authentication; the reply says why, or nothing once the address is locked."""
+def failed(camp: Campaign, sub: Submission, now: datetime, env: Envelope | None = None) -> Outcome:
+    """Count a failed authentication; the reply says why, or nothing once the address is locked.
+    What it says comes from the message alone (no PLAYER line, no secret on it), never from
+    whether the address is a player's."""
     failures = camp.auth.setdefault("failures", {})
     count = Throttle(FAILURE_LIMIT, FAILURE_WINDOW).record(failures, sub.sender, now)
     if count > FAILURE_LIMIT + 1:
         return Outcome(note="refused: throttled")
     if count > FAILURE_LIMIT:       # told once, as is the GM, who may lift the lock
         return _locked(camp, sub, now, count)
-    reason = ("the sender, player and secret do not match a player of this campaign "
-              "(sign with a line `PLAYER <name> <secret>`)")
-    return Outcome([answer(camp, sub, now, "refused", {"reason": reason})], note="refused: authentication")
+    reason, unsigned = _reason(env)
+    return Outcome([answer(camp, sub, now, "refused", {"reason": reason, "unsigned": unsigned})],
+                   note="refused: authentication")
+
+
+def _reason(env: Envelope | None) -> tuple[str, bool]:
+    """Why a message was refused, and whether it lacked a signature altogether."""
+    if env is not None and not env.gm and not env.player and not env.secret:
+        return ("it has no `PLAYER` line: a player signs every message with a line `PLAYER <name> <secret>` "
+                "(the secret is in your welcome mail) above the orders"), True
+    if env is not None and not env.secret:
+        keyword, form = ("GM", "`GM <secret>`") if env.gm else ("PLAYER", "`PLAYER <name> <secret>`")
+        return f"its `{keyword}` line has no secret: write {form}", True
+    return ("the sender, player and secret do not match a player of this campaign "
+            "(sign with a line `PLAYER <name> <secret>`)"), False
 
 
 def _locked(camp: Campaign, sub: Submission, now: datetime, count: int) -> Outcome:

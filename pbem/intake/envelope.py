@@ -68,7 +68,8 @@ def read_envelope(subject: str, text: str) -> Envelope:
             break
         if keyword == "CAMPAIGN" and not env.lines and (name := _campaign_name(rest)):
             env.campaign_line = env.campaign_line or name
-        elif keyword in ("PLAYER", "FACTION") and rest:
+        elif keyword in ("PLAYER", "FACTION") and rest and not (env.secret and len(rest.split()) < 2):
+            # a signature like "Player aus" after the signed line is prose, not a second, unsigned PLAYER line
             who, _, secret = rest.strip().partition(" ")
             env.player, env.secret = who, secret.strip()
         elif keyword == "GM":

@@ -110,11 +110,11 @@ class Intake:
         env = read_envelope(sub.subject, sub.text)
         if env.gm:
             if not authentication.is_gm(self.camp, sub, env):
-                return authentication.failed(self.camp, sub, self.now)
+                return authentication.failed(self.camp, sub, self.now, env)
             return self.gm_mail(self.camp, self.ruleset, self.now, self.mailings, sub, env)
         player = authentication.authenticate(self.camp, sub, env)
         if player is None:
-            return authentication.failed(self.camp, sub, self.now)
+            return authentication.failed(self.camp, sub, self.now, env)
         return self._player(sub, env, player)
 
     def _misdirected(self, sub: Submission, elsewhere: Misdirected) -> Outcome:

@@ -66,8 +66,8 @@ class InvalidOrder(OrderProblem):
 
 
 class NotAnOrder(InvalidOrder):
-    """A line that does not start like any order (a signature, a greeting): after the last order
-    it ends the order block and is ignored (`trailing`), elsewhere it is reported as invalid."""
+    """A line that does not start like any order of the window: a misspelt order word, or prose
+    (a greeting, a signature), which the rule system's parse skips (pbem.kit.prose)."""
 
 
 class IllegalOrder(OrderProblem):
@@ -195,15 +195,6 @@ class NameIndex:
                     if ratio > best[0]:
                         best = (ratio, text, self.suggest_label(text))
         return InvalidOrder(f"unknown {self.what} {quoted(best[1])}", suggestion=best[2])
-
-
-def trailing(problems: Sequence[OrderProblem], order_lines: Iterable[int]) -> tuple[
-        list[OrderProblem], list[OrderProblem]]:
-    """(problems to report, lines to ignore): the run of NotAnOrder lines after the last line that
-    was an order (accepted, or rejected as an order) ends the order block, as mail judges read it."""
-    last = max([*order_lines, *(p.line_no for p in problems if not isinstance(p, NotAnOrder))], default=0)
-    tail: list[OrderProblem] = [p for p in problems if isinstance(p, NotAnOrder) and p.line_no > last]
-    return [p for p in problems if p not in tail], tail
 
 
 def _label(ident: str, name: str) -> str:

@@ -64,6 +64,30 @@ def md_code(value: Any) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+_ESCAPED = re.compile(r"\\([\\`*_\[\]|~>#+\-])")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def md_plain(markdown: str) -> str:
+    """The Markdown source of a mail as its plain-text part: the backslashes `md` set before
+    Markdown's own characters dropped (a reader sees `[WS, I]`, not `\\[WS, I\\]`); code spans
+    and fenced blocks, which hold no escapes, are kept as they are."""
+    out, fenced = [], False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        out.append(line if fenced or _FENCE.match(line) else _unescape_line(line))
+    return "\n".join(out)
+
+
+def _unescape_line(line: str) -> str:
+    parts, position = [], 0
+    for match in _CODE_SPAN.finditer(line):
+        parts += [_ESCAPED.sub(r"\1", line[position:match.start()]), match.group()]
+        position = match.end()
+    return "".join([*parts, _ESCAPED.sub(r"\1", line[position:])])
+
+
 @lru_cache(maxsize=32)
 def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironment:
     """The environment for a rule system's templates, with a campaign's overrides first. `system` names

@@ -42,6 +42,7 @@ import markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from pbem.kit.texts import md_plain
 from pbem.mail.headers import IdsHeader, known_ids, msg_ids, safe_header, safe_text
 
 
@@ -159,7 +160,7 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
     msg = EmailMessage()
     for name, value in _headers(mail, message_id_for(campaign, mail.key, domain), date):
         msg[name] = value
-    msg.set_content(safe_text(mail.markdown), cte="quoted-printable")
+    msg.set_content(md_plain(safe_text(mail.markdown)), cte="quoted-printable")     # escapes are for the HTML
     msg.add_alternative(_document(mail), subtype="html", cte="quoted-printable")
     _add_inline_images(msg, mail.inline_images)
     for filename, mime_type, data in mail.attachments:

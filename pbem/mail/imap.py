@@ -32,10 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import imaplib
-import socket
-import ssl
 from collections.abc import Callable, Iterator, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,90 +40,26 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]  # imapclient 
 from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]  # imapclient ships no type hints
 
 from pbem.mail.connection import MailboxDropped, MailUnavailable, ServerSpec, Watchdog, describe
+from pbem.mail.imap_wire import (
+    DELETED,
+    DISCONNECTED,
+    DONE,
+    PORTS,
+    QUARANTINED,
+    SEEN,
+    UNREADABLE,
+    Client,
+    Deadline,
+    Malformed,
+    ValidityChanged,
+    body_of,
+    fetch,
+    folders,
+    search,
+    store_validity,
+    stored_validity,
+)
 from pbem.mail.inbox import InboxItem
-from pbem.state.store import StoreError, read_toml, write_toml
-
-DONE = b"$PbemDone"
-QUARANTINED = b"$PbemQuarantined"
-SEEN = b"\\Seen"
-DELETED = b"\\Deleted"
-PORTS = {"implicit": 993, "starttls": 143, "none": 143}
-# What a dropped connection raises: imaplib's abort when the BYE/EOF is read, or a plain
-# OSError (reset, refused, timeout) when the socket fails first.
-DISCONNECTED = (imaplib.IMAP4.abort, OSError)
-
-# What imapclient raises when it cannot parse an answer (ProtocolError is an IMAPClientError).
-UNREADABLE = (ValueError, TypeError, IndexError, KeyError)
-
-
-def _fetch(client: IMAPClient, uids: list[int]) -> Any:
-    return client.fetch(uids, [b"BODY.PEEK[]"])
-
-
-def _search(client: IMAPClient) -> list[int]:
-    """The UIDs of the messages not yet done; an answer that is not a list of UIDs is refused."""
-    found = client.search([b"UNKEYWORD", DONE, b"NOT", b"DELETED"])
-    if not isinstance(found, list) or not all(isinstance(uid, int) and uid > 0 for uid in found):
-        raise _Malformed(f"its SEARCH answer is not a list of message numbers: {found!r:.200}")
-    return sorted(found)
-
-
-def _body(answer: Any, uid: int) -> bytes | str | None:
-    """The message from a FETCH answer; None when the server no longer has it (expunged
-    meanwhile), or a sentence saying what is wrong with the answer."""
-    if not isinstance(answer, dict):
-        return f"the FETCH answer is not a list of messages ({type(answer).__name__})"
-    if uid not in answer:
-        return None
-    entry = answer[uid]
-    raw = entry.get(b"BODY[]") if isinstance(entry, dict) else None
-    if not isinstance(raw, (bytes, bytearray)):
-        return f"the FETCH answer for UID {uid} holds no message body ({raw!r:.60})"
-    return bytes(raw)
-
-
-class _ValidityChanged(Exception):
-    """The mailbox was replaced while we were connected: the UIDs in hand are void."""
-
-
-class _Malformed(Exception):
-    """The server answered something pbem cannot use."""
-
-
-class _Deadline(Exception):
-    """The watchdog cut an operation that outlived the timeout."""
-
-
-class _WatchedIMAP4(imaplib.IMAP4):
-    """imaplib's connection with its socket shown to a watchdog before the greeting is read,
-    so even a trickled greeting or TLS handshake is bounded."""
-
-    def __init__(self, host: str, port: int, context: ssl.SSLContext | None, timeout: float | None,
-                 watchdog: Watchdog) -> None:
-        self._context, self._watchdog = context, watchdog
-        super().__init__(host, port, timeout)
-
-    def _create_socket(self, timeout: float | None = None) -> socket.socket:
-        sock = socket.create_connection((self.host, self.port), timeout)
-        self._watchdog.watch(sock)
-        if self._context is None:
-            return sock
-        return self._context.wrap_socket(sock, server_hostname=self.host)
-
-
-class _Client(IMAPClient):  # type: ignore[misc]  # its base is untyped (above)
-    """IMAPClient built on _WatchedIMAP4. Its _create_IMAP4 hook is the one place where the
-    socket can be reached before the greeting is read (the constructor reads it)."""
-
-    def __init__(self, server: ServerSpec, watchdog: Watchdog) -> None:
-        self._watchdog = watchdog
-        implicit = server.tls == "implicit"
-        super().__init__(server.host, port=server.port, ssl=implicit,
-                         ssl_context=server.ssl_context() if implicit else None, timeout=server.timeout)
-
-    def _create_IMAP4(self) -> imaplib.IMAP4:
-        context = self.ssl_context if self.ssl else None
-        return _WatchedIMAP4(self.host, self.port, context, self._timeout.connect, self._watchdog)
 
 
 class ImapInbox:
@@ -152,18 +85,7 @@ class ImapInbox:
     def from_spec(cls, spec: Mapping[str, Any], base: Path, state_dir: Path | None = None,
                   log: Callable[[str], None] | None = None) -> ImapInbox:
         server = ServerSpec.read(spec, base, "imap", PORTS)
-        folder = str(spec.get("folder", "INBOX"))
-        processed = str(spec.get("processed", "Processed"))
-        quarantine = str(spec.get("quarantine", "Quarantine"))
-        if processed == folder:
-            raise ValueError(f"processed: must differ from folder ({folder!r}), or be \"\" to keep done mail in place")
-        if quarantine == folder:
-            raise ValueError(f"quarantine: must differ from folder ({folder!r}), or be \"\" to keep such mail "
-                             "in place, flagged $PbemQuarantined")
-        try:
-            batch = int(spec.get("batch", 50))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"batch: expected a number, not {spec.get('batch')!r}") from exc
+        folder, processed, quarantine, batch = folders(spec)
         state = (state_dir or Path(base)) / "imap-state.toml"
         return cls(server, folder, processed, batch, state, log, quarantine)
 
@@ -176,7 +98,7 @@ class ImapInbox:
             try:
                 yield from self._one_pass(handed_out)
                 return
-            except _ValidityChanged:
+            except ValidityChanged:
                 self._done.clear()
         raise MailUnavailable(f"{self.server.where}: {self.folder} keeps changing its UIDVALIDITY")
 
@@ -195,7 +117,7 @@ class ImapInbox:
         connected = self._client is not None
         try:
             self._call(functools.partial(self._put_aside, uid=uid, validity=self._validity))
-        except (MailUnavailable, _ValidityChanged) as exc:
+        except (MailUnavailable, ValidityChanged) as exc:
             self.log(f"{self.server.where}: could not quarantine message {key} in {self.folder} ({exc}); "
                      "pbem's journal keeps it from being handled twice")
         finally:
@@ -208,7 +130,7 @@ class ImapInbox:
     def check(self) -> str:
         """Log in and look, changing nothing: what `pbem check-mail` reports."""
         try:
-            new = len(self._call(_search))
+            new = len(self._call(search))
             can_move = self._call(lambda client: client.has_capability("MOVE"))
         finally:
             self._drop(logout=True)
@@ -233,7 +155,7 @@ class ImapInbox:
 
     # -- reading -----------------------------------------------------------------------
     def _one_pass(self, handed_out: set[str]) -> Iterator[InboxItem]:
-        uids = self._call(_search)
+        uids = self._call(search)
         validity = self._validity
         for start in range(0, len(uids), self.batch):
             chunk = [uid for uid in uids[start:start + self.batch] if f"{validity}:{uid}" not in handed_out]
@@ -242,7 +164,7 @@ class ImapInbox:
             self._flush()
             bodies = self._call(functools.partial(self._fetch_chunk, uids=chunk))
             if self._validity != validity:
-                raise _ValidityChanged
+                raise ValidityChanged
             for uid, raw in bodies:
                 key = f"{validity}:{uid}"
                 handed_out.add(key)
@@ -253,7 +175,7 @@ class ImapInbox:
         cannot parse is fetched again one message at a time, so one bad message costs
         only itself."""
         try:
-            answers = [(uids, _fetch(client, uids))]
+            answers = [(uids, fetch(client, uids))]
         except (*UNREADABLE, IMAPClientError) as exc:
             if isinstance(exc, imaplib.IMAP4.abort):
                 raise
@@ -261,7 +183,7 @@ class ImapInbox:
         bodies = []
         for asked, answer in answers:
             for uid in asked:
-                raw = _body(answer, uid) if answer is not None else None
+                raw = body_of(answer, uid) if answer is not None else None
                 if isinstance(raw, str):
                     self.log(f"{self.server.where}: {self.folder}: {raw}; that message is skipped "
                              "and stays on the server")
@@ -271,7 +193,7 @@ class ImapInbox:
 
     def _fetch_alone(self, client: IMAPClient, uid: int) -> Any:
         try:
-            return _fetch(client, [uid])
+            return fetch(client, [uid])
         except imaplib.IMAP4.abort:
             raise
         except (*UNREADABLE, IMAPClientError) as exc:
@@ -288,7 +210,7 @@ class ImapInbox:
 
         def mark(client: IMAPClient) -> None:
             if self._validity != validity:
-                raise _ValidityChanged
+                raise ValidityChanged
             self._refusable(lambda: client.add_flags(uids, [DONE, SEEN], silent=True), "mark done")
             if self.processed and client.has_capability("MOVE"):
                 try:
@@ -346,7 +268,7 @@ class ImapInbox:
     def _finish(self) -> None:
         try:
             self._flush()
-        except (MailUnavailable, _ValidityChanged, IMAPClientError) as exc:
+        except (MailUnavailable, ValidityChanged, IMAPClientError) as exc:
             self.log(f"{self.server.where}: could not mark {self.folder} messages done ({exc}); "
                      "they are recognised by the journal next time")
         finally:
@@ -366,19 +288,19 @@ class ImapInbox:
                 after_login = self._logged_in
                 self._drop()
                 if self._watchdog.fired:
-                    raise _Deadline(self.folder if after_login else "") from exc
+                    raise Deadline(self.folder if after_login else "") from exc
                 if after_login:
                     raise MailboxDropped(describe(exc)) from exc
                 raise
             except IMAPClientError as exc:       # a NO or BAD answer: the mail stays for later
                 raise MailUnavailable(f"{where}: {describe(exc)}") from exc
-            except (_Malformed, *UNREADABLE) as exc:
+            except (Malformed, *UNREADABLE) as exc:
                 self._drop()                     # whatever else it sent is not to be read either
                 raise MailUnavailable(f"{where}: the server's answer cannot be used: {exc}") from exc
 
         try:
             return self.server.patiently(attempt, DISCONNECTED, mailbox=self.folder)
-        except _Deadline as exc:
+        except Deadline as exc:
             raise self.server.give_up(f"no complete answer within {self.server.timeout:g} s (timeout); "
                                       "the server is too slow or stalled", exc.args[0]) from exc
 
@@ -387,7 +309,7 @@ class ImapInbox:
             return self._client
         self._logged_in = False
         try:
-            client = _Client(self.server, self._watchdog)
+            client = Client(self.server, self._watchdog)
         except BaseException:
             self._watchdog.forget()      # the half-made socket is closed when collected
             raise
@@ -423,7 +345,7 @@ class ImapInbox:
                        "cannot be marked done; pbem's journal keeps it from being handled twice")
         validity = answer.get(b"UIDVALIDITY") if isinstance(answer, dict) else None
         if not isinstance(validity, int) or validity <= 0:
-            raise _Malformed(f"opening {self.folder} gave no valid UIDVALIDITY ({validity!r:.60}), "
+            raise Malformed(f"opening {self.folder} gave no valid UIDVALIDITY ({validity!r:.60}), "
                              "so its messages cannot be told apart safely")
         self._check_keywords(answer.get(b"PERMANENTFLAGS"))
         return validity
@@ -459,35 +381,17 @@ class ImapInbox:
 
     # -- UIDVALIDITY -------------------------------------------------------------------
     def _note_validity(self, validity: int) -> None:
-        previous = self._validity or self._stored_validity()
+        previous = self._validity or stored_validity(self.state, self._key())
         self._validity = validity
         if previous == validity:
             return
         if previous:
             self.log(f"{self.server.where}: {self.folder} has a new UIDVALIDITY ({previous} -> {validity}); "
                      "every message in it is checked against the journal again")
-        self._store_validity(validity)
+        store_validity(self.state, self._key(), validity)
 
     def _key(self) -> str:
         return f"{self.server.user}@{self.server.host}:{self.server.port}/{self.folder}"
-
-    def _stored_validity(self) -> int:
-        if self.state is None or not self.state.exists():
-            return 0
-        try:
-            return int(read_toml(self.state).get(self._key(), {}).get("uidvalidity", 0))
-        except (StoreError, TypeError, ValueError):
-            return 0
-
-    def _store_validity(self, validity: int) -> None:
-        if self.state is None:
-            return
-        try:
-            data = read_toml(self.state) if self.state.exists() else {}
-        except StoreError:
-            data = {}
-        data[self._key()] = {"uidvalidity": validity, "since": datetime.now(UTC).replace(microsecond=0)}
-        write_toml(self.state, data, header="# Written by pbem: the UIDVALIDITY of each IMAP folder it reads.")
 
 
 def open_imap(spec: Mapping[str, Any], base: Path, *, state_dir: Path | None = None,

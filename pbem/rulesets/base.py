@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any, Generic
 from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
 from pbem.kit.maps import map_path, ready_made
-from pbem.kit.orders import OrderProblem
 from pbem.kit.players import PlayerField, field_problems
+from pbem.kit.prose import Vocabulary, places_of, prose_lines
 from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
+from pbem.rulesets.phases import Parsed as Parsed  # what a window read of a player's lines
 from pbem.state.campaign import Player as Player
 from pbem.state.campaign import Settings as Settings
 
@@ -51,16 +52,6 @@ class Stage:
                                                   # once every group has a submission, not all of `owing`
     wakes: datetime | None = None  # a moment before the deadline when the stage may become ready with
                                    # no mail (a grace period ending); a tick with nothing to do sleeps until then
-
-
-@dataclass
-class Parsed:
-    """What a player's lines meant for the current stage."""
-
-    payload: dict[str, Any]                      # TOML-ready orders, merged by `combine`
-    accepted: list[tuple[int, str]] = field(default_factory=list)
-    problems: list[OrderProblem] = field(default_factory=list)
-    commands: list[tuple[int, str]] = field(default_factory=list)   # lines for the engine (RESULT, ...)
 
 
 @dataclass
@@ -256,9 +247,20 @@ class Ruleset(Generic[S, M]):
                      over=phase.over, owing_any=tuple(phase.owing_any(view)), wakes=phase.wakes(view))
 
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
+        """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and
+        the rest read again, so a greeting never spoils a sheet or a list."""
         view = self.view(ctx)
-        parsed: Parsed = self.current(view).parse(view, player, lines)
+        phase = self.current(view)
+        parsed: Parsed = phase.parse(view, player, lines)
+        vocabulary = Vocabulary.of(phase.words(view), self.own_ids(view, player), places_of(view.map))
+        if prose := prose_lines(lines, parsed.problems, vocabulary):
+            kept = [line for line in lines if line not in prose]
+            parsed = phase.parse(view, player, kept) if kept else Parsed(payload={})
+            parsed.prose = prose
         return parsed
+
+    def own_ids(self, view: View[S, M], player: Player) -> Sequence[str]:
+        return ()       # the ids a player's order lines name besides places (tokens, armies, list entries)
 
     per_entry: frozenset[str] = frozenset()
     """Payload tables that a new submission updates entry by entry instead of replacing: a player

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from pbem.kit.dice import Dice
+from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
 from pbem.state.campaign import Player, Settings
 
@@ -26,6 +27,18 @@ M = TypeVar("M")        # its map (a `pbem.kit.maps.PlaceMap`)
 Lines = Sequence[tuple[int, str]]
 Payload = Mapping[str, Any]
 Submissions = Mapping[str, Payload]        # player id -> that player's payload for the stage
+
+
+@dataclass
+class Parsed:
+    """What a player's lines meant for the current stage."""
+
+    payload: dict[str, Any]                      # TOML-ready orders, merged by `combine`
+    accepted: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[OrderProblem] = field(default_factory=list)
+    commands: list[tuple[int, str]] = field(default_factory=list)   # lines for the engine (RESULT, ...)
+    prose: list[tuple[int, str]] = field(default_factory=list)      # greetings, thanks: skipped (pbem.kit.prose)
+    notes: list[str] = field(default_factory=list)      # warnings on accepted lines, for the ack ("no legal city")
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,10 @@ def _no_help(view: View[Any, Any], player: Player) -> str:
     return ""
 
 
+def _no_words(view: View[Any, Any]) -> Sequence[str]:
+    return ()
+
+
 def _nothing_missing(view: View[Any, Any], player: Player, payload: Payload) -> list[str]:
     return []
 
@@ -103,7 +120,7 @@ class Phase(Generic[S, M]):
 
     title: str                                                   # "orders": the stage reads "Turn 3: orders"
     window: str                                                  # the `[schedule]` key of its deadline
-    parse: Callable[[View[S, M], Player, Lines], Any]            # -> `Parsed`
+    parse: Callable[[View[S, M], Player, Lines], Parsed]
     resolve: Callable[[View[S, M], Submissions, Dice], Outcome[S]]
     owing: Callable[[View[S, M]], Sequence[str]] = _nobody       # player ids whose mail closes the window early
     owing_any: Callable[[View[S, M]], Sequence[tuple[str, ...]]] = _no_groups   # see `Stage.owing_any`
@@ -113,6 +130,8 @@ class Phase(Generic[S, M]):
     combine: Callable[[View[S, M], Payload, Payload], dict[str, Any]] | None = None
     canonical: Callable[[View[S, M], Player, Payload], list[str]] | None = None
     help: Callable[[View[S, M], Player], str] = _no_help
+    words: Callable[[View[S, M]], Sequence[str]] = _no_words    # the window's order words, for telling a
+                                                                # misspelt order from prose (pbem.kit.prose)
     gm_verbs: Sequence[GMVerb[S, M]] = ()
     over: bool = False                                           # the campaign has ended
     wakes: Callable[[View[S, M]], datetime | None] = _no_wake    # before the deadline, when `ready` may turn

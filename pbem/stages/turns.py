@@ -190,8 +190,22 @@ def stage_snapshots(camp: Campaign, turn: int) -> list[tuple[str, Path]]:
     return [(path.stem, path) for path in sorted(files, key=lambda f: order[f])]
 
 
-def save_report(camp: Campaign, turn: int, key: str, text: str) -> None:
-    write_atomic(camp.history(turn) / f"{key.replace('/', '-')}.md", text)
+def save_report(camp: Campaign, turn: int, key: str, text: str, public: bool = False) -> None:
+    """Keep a report in the turn's history; a public one is also named in `public.toml`, so that
+    `pbem export` finds what may be posted where the club talks."""
+    name = f"{key.replace('/', '-')}.md"
+    write_atomic(camp.history(turn) / name, text)
+    if public and name not in public_reports(camp, turn):
+        write_toml(camp.history(turn) / PUBLIC, {"reports": [*public_reports(camp, turn), name]})
+
+
+PUBLIC = "public.toml"
+
+
+def public_reports(camp: Campaign, turn: int) -> list[str]:
+    """The file names of a turn's public reports in history, in the order they were made."""
+    path = camp.history(turn) / PUBLIC
+    return [str(name) for name in read_toml(path).get("reports", [])] if path.exists() else []
 
 
 def rollback(camp: Campaign) -> int:

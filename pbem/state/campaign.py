@@ -77,6 +77,7 @@ class Settings:
     rules: dict[str, Any] = field(default_factory=dict)
     max_mail_bytes: int = 256 * 1024
     forum: dict[str, Any] = field(default_factory=dict)   # [transport.forum]; empty: no forum
+    archive: dict[str, Any] = field(default_factory=dict)  # [archive]: the site and BBCode written as turns end
 
     def player(self, ident: str) -> Player | None:
         key = ident.casefold()
@@ -139,8 +140,23 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
         inbox=dict(inbox or site_inbox or {"type": "maildir", "path": "inbox"}),
         outbox=dict(outbox or site_outbox or {"type": "maildir", "path": "outbox/maildir"}),
         gm=gm, players=players, rules=dict(rules), max_mail_bytes=max_bytes,
-        forum=dict(transport.raw.get("forum") or {}),
+        forum=dict(transport.raw.get("forum") or {}), archive=_archive(Table.of(top, "archive", ARCHIVE_HINT)),
     )
+
+
+ARCHIVE_HINT = ' of the campaign archive, e.g. [archive] path = "site"'
+ARCHIVE_KEYS = {"path": "a folder (relative to the campaign's)", "picture_url": "the web address the pictures "
+                "are published at", "bbcode": "true or false", "bbcode_tables": "true or false"}
+
+
+def _archive(table: Table) -> dict[str, Any]:
+    """`[archive]`: `path` (the static site, written again as each turn ends), `bbcode` (each public
+    report also as BBCode beside it in history/), `bbcode_tables`, `picture_url`."""
+    for key in table.raw:
+        if key not in ARCHIVE_KEYS:
+            table.wrong(key, "a known key: " + ", ".join(sorted(ARCHIVE_KEYS)))
+    return {"path": table.text("path"), "picture_url": table.text("picture_url"),
+            "bbcode": table.boolean("bbcode"), "bbcode_tables": table.boolean("bbcode_tables")}
 
 
 SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\"",

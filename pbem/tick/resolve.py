@@ -7,6 +7,7 @@ from datetime import datetime
 from pbem.delivery.mails import alert_gm
 from pbem.delivery.replies import Outcome
 from pbem.delivery.reports import queue_report
+from pbem.intake.isolation import is_injected, one_line
 from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Stage
 from pbem.stages import turns
 from pbem.stages.record import Question, StageRecord
@@ -59,6 +60,8 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
+    if res.turn_finished and camp.settings.archive.get("path"):
+        write_archive(camp, ruleset, log)
     log.count("resolved")
     log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
 
@@ -75,3 +78,17 @@ def ask_gm(camp: Campaign, ruleset: AnyRuleset, stage: Stage, need: GMDecisionNe
     alert_gm(camp, ruleset, Outcome(gm_alerts=[alert]), now, key=key)
     camp.save()
     log(f"{camp.name}: {stage.title} waits for the GM: {need.key}")
+
+
+def write_archive(camp: Campaign, ruleset: AnyRuleset, log: TickLog) -> None:
+    """The campaign's site written again as a turn ends (`[archive] path`); a failure is logged and
+    never holds back the turn, whose state and reports are already stored."""
+    from pbem.delivery.archive import write_site  # pictures, charts and HTML: loaded only here
+
+    out = camp.folder / str(camp.settings.archive["path"])
+    try:
+        write_site(camp, ruleset, out)
+    except Exception as exc:  # the archive is a copy: the turn stands whatever it raises
+        if is_injected(exc):
+            raise
+        log(f"{camp.name}: the archive in {out} was not written: {one_line(exc)}")

@@ -149,7 +149,7 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
         ack = reply_to(lists, mid)
         assert f"- line 2: `LIST {token}" in ack and "## Not accepted" not in ack
         assert f"Deadline: **{due}**" in ack
-    assert "Ignored as not orders: 2 lines from line 8 on, starting “Cheers,”" in reply_to(lists, first)
+    assert "2 lines read as prose and skipped: line 8 `Cheers,`, line 9 `Alice`" in reply_to(lists, first)
     alert = one(lists, GM, "needs your attention")
     assert "APPROVE R-1" in alert and "APPROVE B-1" in alert
     assert main(["approve", "rift", "ALL", "--root", str(table.root)]) == 0
@@ -167,7 +167,7 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
     ack = reply_to(acks, typo)
     assert "- line 2 (invalid): `R-1 M Northmarsh`: unknown territory “Northmarsh”; did you mean " \
            "**T25 Northmarch**?" in ack
-    assert "Ignored as not orders: 2 lines from line 4 on" in ack and "line 5" not in ack
+    assert "2 lines read as prose and skipped: line 4 `Cheers,`, line 5 `Alice`." in ack
     assert "Still without orders: R-1 (they will hold)." in ack and f"Deadline: **{shown(table)}**" in ack
     fixed = table.send(f"Alice <{ALICE}>", [red, "R-1 M T25 Northmarch", "", "Alice"])
     table.send(f"Bob <{BOB}>", [blue, "B-1 H", "", "--", "Bob"])

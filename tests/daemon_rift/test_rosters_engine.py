@@ -278,7 +278,7 @@ def test_gm_sheet_with_a_mistake_is_refused_and_changes_nothing(battle: Campaign
     put(battle, "g1", GM + command + "\n", sender=GM_FROM)
     camp = run(battle)
     text = reply_to(camp, "g1")
-    assert "not done" in text and reason in text.replace("\\", "")
+    assert "not done" in text and reason in text and "\\" not in text
     assert not camp.state["game"].get("gm_sheets")
 
 
@@ -300,3 +300,28 @@ def test_pbem_sheet_reads_the_lines_from_a_file_or_standard_input(battle: Campai
     assert logged[1].startswith("SHEET 1 Red U1 lost 11; C1 killed: battle 1")
     assert main(["sheet", str(battle.folder), "1", "Red", str(tmp_path / "missing.txt")]) == 1
     assert "cannot read the sheet" in capsys.readouterr().err
+
+
+def test_a_sheet_between_a_greeting_and_thanks_is_taken_and_the_prose_skipped(battle: Campaign) -> None:
+    put(battle, "r1", RED + "Hi GM,\nRESULT 1 Red\nU1 lost 11\nU2 lost 0\nM1 killed\nC1 wounds 0\n\n"
+        "What a game! Thanks Alice.\n")
+    camp = run(battle)
+    ack = reply_to(camp, "r1")
+    assert "2 lines read as prose and skipped: line 2 `Hi GM,`, line 9 `What a game! Thanks Alice.`." in ack
+    assert "Not accepted" not in ack and "SHEET 1 R-1\nU1 lost 11\nU2 lost 0" in ack
+    assert "sheets" in str(camp.state["submissions"]["red"]["payload"]) or camp.state["submissions"]["red"]
+
+
+def test_a_misspelt_entry_on_a_sheet_is_still_an_order_line_and_refuses_the_sheet(battle: Campaign) -> None:
+    put(battle, "r1", RED + "RESULT 1 Red\nU1 lost 11\nWyvren killed\nThanks!\n")
+    ack = reply_to(run(battle), "r1")
+    assert "line 4 (invalid): `Wyvren killed`" in ack and "did you mean **M1 Wyvern**" in ack, ack
+    assert "the sheet for battle 1 was not taken" in ack and "1 line read as prose and skipped: line 5 `Thanks!`" in ack
+
+
+def test_help_examples_use_the_readers_own_faction_prefix(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    put(camp, "h1", GREEN + "HELP\n", sender=CAROL)
+    text = reply_to(run(camp), "h1")
+    assert "G-1 H" in text and "G-1 M T5" in text and "R-1 H" not in text and "R-2 S R-1" not in text
+    assert "ROLLOFF Red" in text

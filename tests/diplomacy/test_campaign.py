@@ -413,3 +413,19 @@ def test_the_report_ending_a_turn_publishes_the_next_turns_commitment(camp: Camp
     text = report(camp, 1, "movement-report")
     assert f"Turn secret: `{turns.turn_secret(camp, 1)}`" in text
     assert f"Commitment for turn 2: `{turns.commitment(camp, 2)}`" in text
+
+
+def test_greetings_are_skipped_as_prose_and_a_misspelt_order_is_rejected_not_dropped(camp: Campaign) -> None:
+    camp = run(camp)
+    put(camp, "p1", "aus", "Hi GM,\nA VIE - GAL\nA BUL - Serbai\nArmy Budapest - Serbia\n\nCheers,\nPlayer aus")
+    text = ack(run(camp, T0 + timedelta(hours=2)), "aus", "p1")
+    assert "3 lines read as prose and skipped: line 2 `Hi GM,`, line 7 `Cheers,`, line 8 `Player aus`." in text
+    assert "line 4 (invalid): \"A BUL - Serbai\"" in text and "did you mean **SER Serbia**" in text, text
+    assert "line 3: `A VIE - GAL`" in text and "line 5: `A BUD - SER`" in text
+
+
+def test_help_examples_use_the_readers_own_units(camp: Campaign) -> None:
+    camp = run(camp)
+    put(camp, "h1", "tur", "HELP")
+    text = ack(run(camp, T0 + timedelta(hours=2)), "tur", "h1")
+    assert "With your own units: `F ANK H` holds, `F ANK - <province>` moves." in text

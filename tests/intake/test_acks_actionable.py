@@ -1,5 +1,5 @@
 """Acknowledgements a player can act on: each rejected line quoted with its number, a signature
-after the orders ignored once, suggestions that name the place, and no Python repr in a mail."""
+or greeting skipped as prose with one note, suggestions that name the place, and no Python repr in a mail."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.kit.orders import AmbiguousOrder, InvalidOrder, NameIndex, NotAnOrder, trailing
+from pbem.kit.orders import AmbiguousOrder, InvalidOrder, NameIndex, NotAnOrder
 from pbem.state.campaign import Campaign
 from tests.support.engine_helpers import SECRETS, body, dr_campaign, outbox, put, run
 
@@ -25,17 +25,18 @@ def test_every_rejected_line_is_quoted_with_its_number(camp: Campaign) -> None:
     assert "line 3 (invalid): `R-1 M Nowhere Land`: unknown territory" in text
 
 
-def test_a_signature_after_the_orders_is_ignored_once_not_reported_as_orders(camp: Campaign) -> None:
+def test_a_signature_after_the_orders_is_skipped_as_prose_once_not_reported_as_orders(camp: Campaign) -> None:
     put(camp, "m1", RED + "R-1 M T24\n\nCheers,\nAlice\n")
     text = body(outbox(run(camp), "alice")[0])
     assert "Not accepted" not in text and "`R-1 M T24`" in text
-    assert text.count("Ignored as not orders: 2 lines from line 4 on, starting \u201cCheers,\u201d.") == 1
+    assert text.count("2 lines read as prose and skipped: line 4 `Cheers,`, line 5 `Alice`.") == 1
 
 
-def test_a_non_order_line_between_orders_is_still_reported(camp: Campaign) -> None:
-    put(camp, "m1", RED + "Hello there\nR-1 M T24\n")
+def test_a_greeting_between_orders_is_prose_but_a_line_naming_a_token_is_an_order(camp: Campaign) -> None:
+    put(camp, "m1", RED + "Hello there\nR-1 M T24\nR-1 goes home\n")
     text = body(outbox(run(camp), "alice")[0])
-    assert "line 2 (invalid): `Hello there`" in text and "Ignored" not in text
+    assert "1 line read as prose and skipped: line 2 `Hello there`." in text
+    assert "line 4 (invalid): `R-1 goes home`" in text and "Hello there`:" not in text
 
 
 def test_a_suggestion_names_the_place_and_a_misspelt_second_word_still_matches(camp: Campaign) -> None:
@@ -58,12 +59,6 @@ def test_choices_are_offered_ranked_by_similarity_and_only_when_few() -> None:
     with pytest.raises(InvalidOrder) as unknown:
         index.lookup("Sout")
     assert "'" not in unknown.value.reason and "\u201cSout\u201d" in unknown.value.reason
-
-
-def test_trailing_non_order_lines_end_the_order_block() -> None:
-    problems = [NotAnOrder("x", 1, "Hi"), InvalidOrder("y", 3, "R-1 M Q"), NotAnOrder("z", 5, "Cheers,")]
-    shown, ignored = trailing(problems, [2, 4])
-    assert [p.line_no for p in shown] == [1, 3] and [p.line_no for p in ignored] == [5]
 
 
 def test_a_faction_whose_every_order_was_rejected_still_gave_invalid_orders(camp: Campaign) -> None:
@@ -96,4 +91,4 @@ def test_a_name_after_the_list_lines_of_an_html_mail_is_ignored_once(tmp_path: P
     put(camp, "m1", f"<html><body><p>PLAYER red {SECRETS['red']}</p><p>LIST R-1 Second Host</p>"
         "<p>Cheers,<br>Alice</p></body></html>", ctype='text/html; charset="utf-8"')
     text = body(outbox(run(camp), "alice")[0])
-    assert "not a list line" not in text and text.count("Ignored as not orders") == 1, text
+    assert "not a list line" not in text and text.count("read as prose and skipped") == 1, text

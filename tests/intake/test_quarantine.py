@@ -91,7 +91,7 @@ def test_release_hands_the_message_to_the_next_tick_with_its_count_reset(camps: 
     rift = Campaign(rift.folder)
     assert notes_by_id(rift.state["journal"])["<poison@test.localhost>"] == "processed"
     assert Quarantine(rift.folder).entries() == []
-    assert len(sent_to(rift, "alice@test.localhost", "Ignored as not orders")) == 1   # its ack: CRASH ends the orders
+    assert len(sent_to(rift, "alice@test.localhost", "read as prose and skipped")) == 1   # its ack: CRASH is prose
 
 
 def test_a_released_message_that_still_fails_starts_counting_again(camps: tuple[Campaign, Campaign]) -> None:

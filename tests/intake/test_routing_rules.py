@@ -54,7 +54,7 @@ def test_a_body_line_starting_with_campaign_does_not_stop_the_mail(tmp_path: Pat
     camp = run(camp)
     assert orders_of(camp)["R-1"]["path"] == ["T25"]
     [ack] = outbox(camp, "alice")
-    assert "Ignored as not orders: 1 line from line 3 on" in body(ack) and not inbox_left(camp)
+    assert "1 line read as prose and skipped: line 3 `Campaign going well so far`" in body(ack) and not inbox_left(camp)
 
 
 def test_an_unknown_tag_in_the_subject_does_not_stop_the_mail(tmp_path: Path) -> None:

@@ -39,10 +39,48 @@ def check_installed() -> None:
             "with -m 'not mailserver'")
 
 
+HANDED_OUT: set[int] = set()
+"""Every port this process has drawn: never handed out twice, so two servers of one test session
+(or the IMAP and IMAPS ports of one Dovecot) cannot be given the same port."""
+START_TRIES = 3
+
+
+class PortClash(RuntimeError):
+    """A server could not bind a port drawn for it: another process took it meanwhile."""
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` distinct ports free on 127.0.0.1 now: all bound at once, so the system cannot give
+    one twice, and none handed out before in this process."""
+    sockets: list[socket.socket] = []
+    ports: list[int] = []
+    try:
+        while len(ports) < count:
+            s = socket.socket()
+            sockets.append(s)
+            s.bind(("127.0.0.1", 0))
+            if s.getsockname()[1] not in HANDED_OUT:
+                ports.append(s.getsockname()[1])
+        HANDED_OUT.update(ports)
+        return ports
+    finally:
+        for s in sockets:
+            s.close()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def clashing_port(log: str, ports: list[int]) -> int | None:
+    """The port a server's log says it could not bind ("listen(127.0.0.1, 35567) failed: Address
+    already in use"), if it is one of `ports`."""
+    import re
+
+    for found in re.findall(r"(?:bind|listen)\([^,]*, (\d+)\) failed: Address already in use", log):
+        if int(found) in ports:
+            return int(found)
+    return None
 
 
 def make_self_signed(directory: Path) -> tuple[Path, Path]:
@@ -128,9 +166,9 @@ class Dovecot:
     extra_conf: str = ""                        # more settings, e.g. a narrower imap_capability
     acl: str = ""                               # global ACL lines ("INBOX user=x@y lrp"): the acl plugin is on
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="pbem-dovecot-")))
-    imap_port: int = field(default_factory=free_port)
-    imaps_port: int = field(default_factory=free_port)
-    lmtp_port: int = field(default_factory=free_port)
+    imap_port: int = 0                          # drawn in __post_init__, all three distinct
+    imaps_port: int = 0
+    lmtp_port: int = 0
     proc: subprocess.Popen | None = None
 
     def __post_init__(self):
@@ -163,10 +201,16 @@ class Dovecot:
                           f"default_internal_group = {group}\n"
                           f"default_login_user = {me.pw_name}\n")
         self.conf = d / "dovecot.conf"
+        self._conf_values = {"d": d, "uid": uid, "gid": gid, "user_lines": user_lines}
+        self.clashes: list[str] = []
+        self.draw_ports()
+
+    def draw_ports(self) -> None:
+        """Three distinct free ports, and the configuration that names them."""
+        self.imap_port, self.imaps_port, self.lmtp_port = free_ports(3)
         self.conf.write_text(CONF_TEMPLATE.format(
-            instance=f"pbemtest-{self.imap_port}", d=d, uid=uid, gid=gid, user_lines=user_lines,
-            imap_port=self.imap_port, imaps_port=self.imaps_port, lmtp_port=self.lmtp_port) + self.extra_conf
-            + (self._acl_conf() if self.acl else ""))
+            instance=f"pbemtest-{self.imap_port}", imap_port=self.imap_port, imaps_port=self.imaps_port,
+            lmtp_port=self.lmtp_port, **self._conf_values) + self.extra_conf + (self._acl_conf() if self.acl else ""))
 
     def _acl_conf(self) -> str:
         """Dovecot's ACL plugin with one global ACL file: rights per mailbox and user, e.g.
@@ -180,6 +224,20 @@ class Dovecot:
 
     # -- lifecycle ---------------------------------------------------------
     def start(self, timeout: float = 10.0) -> float:
+        """Start Dovecot; a start that lost a port to another process is tried again on new ports
+        (START_TRIES in all), and the error names the port that clashed."""
+        for attempt in range(1, START_TRIES + 1):
+            try:
+                return self._start(timeout)
+            except PortClash as clash:
+                self.clashes.append(str(clash))
+                if attempt == START_TRIES:
+                    raise RuntimeError(f"dovecot could not bind its ports {START_TRIES} times; last: {clash}") \
+                        from None
+                self.draw_ports()
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> float:
         t0 = time.monotonic()
         with (self.root / "dovecot.stderr").open("ab") as errors:   # the child keeps its own copy
             self.proc = subprocess.Popen(
@@ -195,6 +253,12 @@ class Dovecot:
             except OSError:
                 pass
             if self.proc.poll() is not None:
+                ports = [self.imap_port, self.imaps_port, self.lmtp_port]
+                clash = clashing_port(self.log_tail() + self._stderr_tail(), ports)
+                if clash is not None:
+                    self.proc = None
+                    raise PortClash(f"port {clash} (imap={ports[0]}, imaps={ports[1]}, lmtp={ports[2]}) was "
+                                    "taken by another process")
                 raise RuntimeError(f"dovecot exited {self.proc.returncode}: {self.log_tail()}")
             if time.monotonic() - t0 > timeout:
                 raise RuntimeError(f"dovecot not ready: {self.log_tail()}")
@@ -235,6 +299,12 @@ class Dovecot:
         self.stop(signal.SIGKILL)
         self.kill_leftovers()
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def _stderr_tail(self) -> str:
+        try:
+            return (self.root / "dovecot.stderr").read_text(errors="replace")[-2000:]
+        except OSError:
+            return ""
 
     def log_tail(self, n: int = 20) -> str:
         try:
@@ -316,7 +386,14 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
             return AuthResult(success=False, handled=False)
         kwargs.update(authenticator=authenticator, auth_required=True,
                       auth_require_tls=tls and not implicit_tls)   # AUTH only after STARTTLS when tls
-    controller = Controller(LmtpRelay(), hostname="127.0.0.1", port=port or free_port(),
-                            server_hostname="mail.pbem.test", ready_timeout=5, **kwargs)
-    controller.start()
-    return controller
+    for attempt in range(1, START_TRIES + 1):    # a drawn port another process took meanwhile: draw again
+        chosen = port or free_port()
+        controller = Controller(LmtpRelay(), hostname="127.0.0.1", port=chosen,
+                                server_hostname="mail.pbem.test", ready_timeout=5, **kwargs)
+        try:
+            controller.start()
+            return controller
+        except (OSError, RuntimeError) as exc:
+            if port or attempt == START_TRIES:
+                raise RuntimeError(f"the SMTP relay could not listen on port {chosen}: {exc}") from exc
+    raise AssertionError("unreachable")

@@ -10,7 +10,7 @@ from pathlib import Path
 from pbem.kit.texts import md_code, md_escape_prose, render
 from pbem.mail.compose import markdown_to_html
 from pbem.state.campaign import Campaign
-from tests.daemon_rift.test_rosters_engine import RED, RED_ARMY, SECRETS, campaign
+from tests.daemon_rift.test_rosters_engine import BLUE, BOB, CAROL, GREEN, RED, RED_ARMY, SECRETS, campaign
 from tests.support.engine_helpers import body, outbox, put, run
 
 HOSTILE = "[phish](https://evil.example/login) ![px](https://evil.example/p.png) <https://evil.example/a> **loud**"
@@ -77,3 +77,24 @@ def test_ack_notes_reasons_and_receipts_names_are_escaped() -> None:
     players = {"red": {"faction_name": HOSTILE, "name": "A"}}
     receipts = render("common", "_receipts", {"receipts": {"red": "ab"}, "players": players, "nmr": [players["red"]]})
     assert_inert(markdown_to_html(receipts))
+
+
+def test_the_plain_text_part_shows_text_as_typed_with_no_markdown_escape(tmp_path: Path) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + f"LIST R-1 {HOSTILE} | *Iron_jaws*\nARTILLERY R-1 no\nFAST R-1 no\n" + RED_ARMY + "\n")
+    camp = run(camp)
+    put(camp, "g1", f"GM {SECRETS['gm']}\nRESOLVE\n", sender="GM <gm@test.localhost>")
+    camp = run(camp)
+    [alert] = [m for m in gm_alerts(camp) if "awaits approval" in body(m)]
+    assert f"{HOSTILE} | *Iron_jaws*" in body(alert) and "\\" not in body(alert)
+    assert_inert(html_of(alert))
+
+
+def test_a_sheet_suggestion_in_brackets_reads_plainly_in_the_ack(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    for name, (who, order) in {"o1": (RED, "R-1 M T25"), "o2": (BLUE, "B-1 M T25"), "o3": (GREEN, "G-1 H")}.items():
+        put(camp, name, who + order + "\n", sender={RED: "Alice <alice@test.localhost>", BLUE: BOB, GREEN: CAROL}[who])
+    camp = run(camp)
+    put(camp, "s1", RED + "RESULT 1 Red\nU1 lost 3\nOrc Boyz lots 2\n")
+    [ack] = [m for m in outbox(run(camp)) if m["In-Reply-To"] == "<s1@test.localhost>"]
+    assert "[WS, I]" in body(ack) and "\\[" not in body(ack) and "\\|" not in body(ack)

@@ -262,3 +262,33 @@ def test_mk_the_documented_position_is_imported_mid_year_and_its_month_resolves_
     assert "## Orders for Year 2, month 5" in report
     code, said = pbem("verify-dice", "flow", "11", "--root", str(tmp_path / "campaigns"))
     assert code == 0 and "all match" in said, said
+
+
+def test_greetings_are_skipped_as_prose_and_a_misspelt_verb_is_rejected_not_dropped(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    imported(tmp_path, position(x_explored=True))
+    seen: set[str] = set()
+    sent(tmp_path, seen)
+    mail(tmp_path, "o-red", "red", "Hi GM,\nRED1 MOVE T21\nRAIZ the village\nThanks Ben!")
+    tick(tmp_path / "campaigns", now + timedelta(hours=1))
+    [ack] = [text for to, subject, text in sent(tmp_path, seen) if "anna" in to and "Re:" in subject]
+    assert "2 lines read as prose and skipped: line 2 `Hi GM,`, line 5 `Thanks Ben!`." in ack
+    assert "line 4 (invalid): `RAIZ the village`" in ack and "line 3: `RED1 MOVE T21" in ack
+
+
+def test_help_and_the_orders_call_give_each_kingdom_an_example_with_its_own_army(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    imported(tmp_path, position(x_explored=True))
+    seen: set[str] = set()
+    sent(tmp_path, seen)
+    mail(tmp_path, "h-blue", "blue", "HELP")
+    tick(tmp_path / "campaigns", now + timedelta(hours=1))
+    [ack] = [text for to, subject, text in sent(tmp_path, seen) if "ben" in to and "Re:" in subject]
+    assert "One order per line, best first: BLUE1 MOVE T" in ack and "RED1" not in ack.split("## Help")[-1]
+    from pbem.rulesets.mighty_kingdoms.window_orders import examples
+
+    armies = [{"id": "RED1", "kingdom": "Red Realm", "moves": ["T21"]},
+              {"id": "RED2", "kingdom": "Red Realm", "moves": []},
+              {"id": "BLUE1", "kingdom": "Blue March", "moves": []}]
+    assert examples(armies) == [{"kingdom": "Red Realm", "id": "RED1", "move": "RED1 MOVE T21"},
+                                {"kingdom": "Blue March", "id": "BLUE1", "move": ""}]

@@ -29,11 +29,11 @@ def shown(rep: Report) -> str:
                                                 **rep.context})
 
 
-def test_mk_ord_help_names_the_players_armies_and_their_reach() -> None:
+def test_mk_ord_help_names_the_players_armies_and_their_reach_with_his_own_army_as_example() -> None:
     state, gmap = two()
     text = window_orders.help_text(view(state, gmap), player("a"))
     assert text.splitlines() == [
-        "One order per line, best first: A1 MOVE T5, A1 DEFEND or A1 RAZE. This month N = 2: the first 2 legal orders "
+        "One order per line, best first: A1 MOVE T2, A1 DEFEND or A1 RAZE. This month N = 2: the first 2 legal orders "
         "naming different armies are used, in your list's sequence, which is also the order they resolve in.",
         "- A1 in T1: MOVE to T2, T3; DEFEND; RAZE the city",
         "- A2 in T2: MOVE to T1; DEFEND; no RAZE (no settlement)",

@@ -16,7 +16,7 @@ from pbem.kit.rulebook import RuleBook
 from pbem.kit.scene import Resolved, Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
-from pbem.rulesets.conquest import battle_orders, reporting, setup
+from pbem.rulesets.conquest import battle_orders, guide, reporting, setup
 from pbem.rulesets.conquest import position as positionmod
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.empire import size_of
@@ -91,18 +91,24 @@ class Conquest(Ruleset[ConquestState, HexMap]):
 
     def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
         """The campaign opens with the capital picks: no player holds a tile before them."""
-        if self.view(ctx).state.round.window != W_CAPITALS:
+        view = self.view(ctx)
+        if view.state.round.window != W_CAPITALS:
             return {}
         return {"first_step": "The campaign opens with the capital picks: send a `CAPITAL` line naming the "
-                              "cities you would take as your capital, best first (and a `NEWCITY` line with "
-                              "tiles for a new city, used only if none of them is left). The picks are made "
-                              "in an order the dice draw, and the report that follows names every capital."}
+                              "cities you would take as your capital, best first, like "
+                              f"`{guide.capital_example(view)}` (and a `NEWCITY` line with tiles for a new city, "
+                              "used only if none of them is left); How to write below lists the legal capital "
+                              "cities. The picks are made in an order the dice draw, and the report that "
+                              "follows names every capital. Later rounds open with events, chosen by name: "
+                              f"{', '.join(guide.events_list(view))}."}
 
     def status(self, ctx: Context, player: Player) -> dict[str, Any]:
         """STATUS replies: the shared ack lists `control`; there are no tokens in this system."""
         view = self.view(ctx)
         mine = reporting.private_context(view.state, view.map, view.rules, player.id)
-        return {**mine, "tokens": [], "control": mine["holdings"] or ["nothing"]}
+        capitals = guide.legal_capitals(view) if view.state.round.window == W_CAPITALS else []
+        return {**mine, "tokens": [], "control": mine["holdings"] or ["nothing"], "capitals": capitals,
+                "event_names": guide.events_list(view)}
 
     def scene(self, view: ConquestView) -> Scene:
         """The map picture: tiles by owner, capitals, buildings, sieges and assaults, and what the last

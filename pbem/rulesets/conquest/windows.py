@@ -15,7 +15,7 @@ from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import InvalidOrder
 from pbem.rulesets.base import Parsed, Player
-from pbem.rulesets.conquest import battle_orders, battles, reporting, results, setup, steps
+from pbem.rulesets.conquest import battle_orders, battles, guide, reporting, results, setup, steps
 from pbem.rulesets.conquest import parse as cparse
 from pbem.rulesets.conquest.model import (
     W_CAMPAIGN,
@@ -68,15 +68,24 @@ def gm_capital(view: ConquestView, words: Sequence[str]) -> str:
     return f"{state.empires[player].name}'s capital is {view.map.label(tile)}"
 
 
+def parse_capitals(view: ConquestView, player: Player, lines: Lines) -> Parsed:
+    """Window S's lines; a CAPITAL list naming no legal city is kept, with a warning in the ack."""
+    parsed = cparse.parse_capitals(reader(view, player.id), lines)
+    cities = parsed.payload.get("capital", {}).get("cities", [])
+    warning = guide.no_legal_city(view, cities) if cities else ""
+    parsed.notes += [warning] if warning else []
+    return parsed
+
+
 CAPITALS = ConquestPhase(
     title="capital picks (window S)", window=W_CAPITALS,
     owing=without_capital,
-    parse=lambda view, player, lines: cparse.parse_capitals(reader(view, player.id), lines),
+    parse=lambda view, player, lines: parse_capitals(view, player, lines),
+    words=lambda view: ("CAPITAL", "NEWCITY"),
     ready=lambda view: setup.all_placed(view.state),
     waiting_for_gm=lambda view: not without_capital(view),
     resolve=steps.capitals,
-    help=helping("CAPITAL T9, T3 (cities, best first); NEWCITY T12 (tiles for a new city, used only if no "
-                 "legal city is left)."),
+    help=guide.capitals_help,
     gm_verbs=(ConquestVerb("CAPITAL", "CAPITAL <player> <tile>",
                            "place the capital of a player left without a legal city (window S)", gm_capital),),
 )
@@ -88,11 +97,9 @@ CAMPAIGN = ConquestPhase(
     owing=in_order,
     parse=lambda view, player, lines: cparse.parse_campaign(reader(view, player.id), lines,
                                                             bool(view.rules["turn.battle_setup_window"])),
+    words=lambda view: cparse.WINDOW1_WORDS,
     resolve=steps.closing(W_CAMPAIGN),
-    help=helping("EVENT <event> [-> player] [: building tile, ...] one per line, best first; CHALLENGE <player> "
-                 "[only_if_unchallenged] [no_join] [no_break] one per line, best first; STANDING team|individual; "
-                 "SEA CHALLENGE <player> (naval players); ASSAULT <tile> (sieges you run); CONSENT <players> "
-                 "(who may assault you, when assaults need consent)."),
+    help=guide.campaign_help,
 )
 
 
@@ -113,6 +120,7 @@ SETUP = ConquestPhase(
     title="battle setup (window 2)", window=W_SETUP,
     owing=setting_up,
     parse=lambda view, player, lines: battle_orders.parse_setup(view.state, player.id, lines, view.rules),
+    words=lambda view: ("ALL", *battle_orders.SETUP_WORDS),
     missing=setups_missing,
     resolve=steps.closing(W_SETUP),
     help=helping("<battle> SIZE <points> GOLD <0-200> SHARE <points> [ABSTRACT] [STANDIN <name>], one line per "
@@ -145,6 +153,7 @@ RESULTS = ConquestPhase(
     owing=lambda view: reporting.results_owing(view.state),
     owing_any=lambda view: reporting.results_sides(view.state),
     parse=parse_results,
+    words=lambda view: ("RESULT", "ABSTRACT"),
     missing=results_missing,
     ready=lambda view: not results.awaiting_reports(view.state),
     waiting_for_gm=lambda view: bool(view.state.round.disputed),
@@ -168,6 +177,7 @@ CONQUEST = ConquestPhase(
     title="conquest and build (window 4)", window=W_CONQUEST,
     owing=in_order,
     parse=parse_conquest,
+    words=lambda view: (*cparse.WINDOW4_WORDS, "ELSE"),
     resolve=steps.closing(W_CONQUEST),
     help=helping("CLAIM / CONQUER / SIEGE / RAID / PLUNDER <tile>, BUILD <building> <tile>, REPLACE <building> "
                  "<tile>, one action per line in order, alternates after ELSE; CONSENT <players> (sieges)."),

@@ -31,5 +31,6 @@ def resolve(view: DRView, submissions: Submissions, dice: Dice) -> steps.Turn:
 
 BATTLES: Phase[DRGame, GameMap] = Phase(
     title="battle results", window="battles", parse=parse, resolve=resolve,
+    words=lambda view: ("SHEET", "RESULT", "ROLLOFF"),
     owing=owing, ready=battle_window.all_results_in, waiting_for_gm=battle_window.needs_gm,
     help=reporting.help_text)

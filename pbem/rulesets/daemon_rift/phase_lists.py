@@ -56,4 +56,5 @@ APPROVE: GMVerb[DRGame, GameMap] = GMVerb("APPROVE", "APPROVE <token>|ALL",
 
 LISTS: Phase[DRGame, GameMap] = Phase(
     title="army lists", window="lists", parse=parse, resolve=resolve,
+    words=lambda view: ("LIST", "ARTILLERY", "FAST", "DECLARE"),
     owing=owing, ready=ready, waiting_for_gm=waiting_for_gm, help=reporting.help_text)

@@ -84,4 +84,5 @@ def resolve(view: DRView, submissions: Submissions, dice: Dice) -> steps.Turn:
 
 ORDERS: Phase[DRGame, GameMap] = Phase(
     title="orders", window="orders", parse=parse, resolve=resolve,
+    words=lambda view: ("RETREAT", "ROLLOFF", "PLACE", "REMOVE", "REPAIR", "CHOOSE"),
     owing=owing, missing=missing, combine=combine, help=reporting.help_text)

@@ -33,4 +33,5 @@ def resolve(view: DRView, submissions: Submissions, dice: Dice) -> steps.Turn:
 
 
 RETREATS: Phase[DRGame, GameMap] = Phase(
-    title="retreats", window="retreats", parse=parse, resolve=resolve, owing=owing, help=reporting.help_text)
+    title="retreats", window="retreats", parse=parse, resolve=resolve,
+    words=lambda view: ("RETREAT",), owing=owing, help=reporting.help_text)

@@ -13,6 +13,7 @@ read by `rosters`:
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,18 @@ def canonical_lines(payload: Mapping[str, Any]) -> list[str]:
 # -- replies -------------------------------------------------------------------------
 
 def help_text(view: DRView, player: Player) -> str:
+    """HELP: the syntax, its examples written with the player's own faction prefix (`G-1 H` for Green)
+    and a rival's name for the roll-off."""
+    text = _help_text(view, player)
+    rival = next((f.name for f in view.state.dr.factions.values() if f.id != player.faction), "Blue")
+    text = re.sub(r"ROLLOFF Blue +", f"ROLLOFF {rival}".ljust(26) + " ", text).replace("with Blue)", f"with {rival})")
+    return _OWN_TOKEN.sub(f"{player.faction}-", text)
+
+
+_OWN_TOKEN = re.compile(r"\bR-(?=[0-9D])")
+
+
+def _help_text(view: DRView, player: Player) -> str:
     tokens = ", ".join(t.id for t in view.state.dr.tokens_of(player.faction)) or "none"
     models = "" if view.rules["lists.share_models"] else " Your lists may not use the same physical models."
     return f"""Your tokens: {tokens}. One order per line:

@@ -58,6 +58,14 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
     windows: Mapping[str, str] = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
     player_fields = PLAYER_FIELDS
 
+    def own_ids(self, view: DRView, player: Player) -> Sequence[str]:
+        """His tokens and lists, and the entries of his lists (a post-battle sheet names them)."""
+        dr = view.state.dr
+        lists = [lst for lst in dr.lists.values() if lst.faction == player.faction]
+        entries = [name for lst in lists for e in lst.roster.entries for name in (e.id, e.name)]
+        return [*(t for t, token in dr.tokens.items() if token.faction == player.faction),
+                *(lst.key for lst in lists), *(lst.name for lst in lists), *entries]
+
     phases: Mapping[str, Phase[DRGame, GameMap]] = {
         "lists": phase_lists.LISTS, "orders": phase_orders.ORDERS, "battles": phase_battles.BATTLES,
         "retreats": phase_retreats.RETREATS, "over": phase_over.OVER}

@@ -19,7 +19,9 @@ from pbem.kit.orders import IllegalOrder
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.diplomacy import cycle, picture, reporting, submit
 from pbem.rulesets.diplomacy.board import Board
+from pbem.rulesets.diplomacy.orders import VERBS
 from pbem.rulesets.diplomacy.state import DiplomacyState, DipView, edition, victory
+from pbem.rulesets.diplomacy.units import KIND_WORDS
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions
 
 # ---------------------------------------------------------------- who owes
@@ -130,7 +132,12 @@ def _ordering(title: str, window: str, ready: Callable[[DipView], bool],
     """A window in which powers send orders: the three differ in name, deadline, readiness and
     what an order set can leave out."""
     return Phase(title, window, parse=parse_orders, resolve=resolve_orders, owing=owing_players, ready=ready,
-                 missing=missing(find), help=help_text)
+                 missing=missing(find), help=help_text, words=order_words)
+
+
+def order_words(view: DipView) -> Sequence[str]:
+    """Unit kinds and verbs: a line starting like none of them, naming no province, is prose."""
+    return (*KIND_WORDS, *VERBS)
 
 
 MOVEMENT = _ordering("movement", "orders", draw_declared, submit.missing_moves)

@@ -33,6 +33,8 @@ from pbem.rulesets.mighty_kingdoms import armylist, quests, recruit, settlements
 from pbem.rulesets.mighty_kingdoms.model import FORTRESS, SETTLEMENTS, MKView
 from pbem.rulesets.mighty_kingdoms.purchase import BUILD, RECRUIT, TITHE, VERBS, Item
 
+WORDS = (*VERBS, "QUEST", "LIST", "END")      # the first words of this window's lines but a list's units
+
 SUMMER = ("MOVE", "DEFEND", "RAZE")
 DEPLOY = ("DEPLOY", "ALLOT")
 _GOLD = re.compile(r"^(\d+)g$", re.IGNORECASE)

@@ -7,7 +7,7 @@ month and each winter is a turn of its own (`Calendar.turn`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.kit.hexes import HexMap
@@ -58,6 +58,10 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
         PURCHASES: window_purchases.PHASE, DEPLOYMENT: window_deployment.PHASE, OVER: final.PHASE,
     }
     state_keys = frozenset({STORED})
+
+    def own_ids(self, view: MKView, player: Player) -> Sequence[str]:
+        """His armies: order lines start with them."""
+        return [army.id for army in view.state.armies_of(player.id)]
 
     # -- the campaign's start ---------------------------------------------------------------
     def create(self, settings: Settings) -> dict[str, Any]:

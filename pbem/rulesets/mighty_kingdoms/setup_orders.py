@@ -29,6 +29,7 @@ REFUSED = "refused_list"
 """The payload key that keeps why a list sent was not taken: the report says "refused", not "sent none"."""
 LIST_WORDS = ("LIST",)
 PIECES = NameIndex({p: () for p in (*SETTLEMENTS, CONTROL)}, what="ring piece")
+WORDS = (*LIST_WORDS, *PLACEMENT, *standing.VERBS)     # every first word of a setup line but a unit's name
 
 
 def parse(view: MKView, player: Player, lines: Lines, placement: bool = True) -> Parsed:
@@ -83,7 +84,7 @@ def _line(view: MKView, player: Player, payload: dict[str, Any], line: str, plac
 
 
 def _verb_like(verb: str) -> str:
-    return NameIndex({v: () for v in (*LIST_WORDS, *PLACEMENT, *standing.VERBS)}, what="word").suggest(verb)
+    return NameIndex({v: () for v in WORDS}, what="word").suggest(verb)
 
 
 def _starts(view: MKView, payload: dict[str, Any], rest: str) -> str:

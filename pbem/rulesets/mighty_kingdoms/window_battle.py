@@ -24,7 +24,7 @@ from typing import Any
 
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
-from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, trailing
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.mighty_kingdoms import battle_lines, battle_results, battles, standing, steps
@@ -106,11 +106,10 @@ class Reading:
                 self.problems.append(InvalidOrder(f"the report of {ident} has no RESULT line, so it was not "
                                                   "kept", suggestion="RESULT WIN <kingdom>").at(no, text))
                 del self.reports[ident]
-        problems, _ = trailing(self.problems, [n for n, _ in self.accepted])
         payload: dict[str, Any] = {REPORTS: {i: to_data(r) for i, r in self.reports.items()}}
         if self.standing:
             payload["standing"] = self.standing
-        return Parsed(payload=payload, accepted=self.accepted, problems=problems)
+        return Parsed(payload=payload, accepted=self.accepted, problems=self.problems)
 
 
 ELSEWHERE = {"MOVE": "the Orders window", "DEFEND": "the Orders window", "RAZE": "the Orders window",
@@ -421,6 +420,6 @@ def help_text(view: MKView, player: Player) -> str:
 PHASE = Phase[MKState, HexMap](
     title="battle", window="battle", parse=parse, resolve=resolve,
     owing=owing, ready=ready, waiting_for_gm=waiting_for_gm, missing=missing, help=help_text, wakes=wakes,
-    canonical=canonical, combine=combine,
+    canonical=canonical, combine=combine, words=lambda view: (*battle_lines.VERBS, *standing.VERBS),
     gm_verbs=(GMVerb[MKState, HexMap]("RESULT", RESULT_USAGE, "settle a battle of window B (MK-PBM-7)", gm_result),),
 )

@@ -219,4 +219,4 @@ chronicle.CALLS[DEPLOYMENT] = call
 
 PHASE = Phase[MKState, HexMap](
     title="deployment", window=DEPLOYMENT, parse=parse, resolve=resolve, owing=owing, missing=missing,
-    canonical=canonical, help=help_text)
+    canonical=canonical, help=help_text, words=lambda view: ("DEPLOY", "ALLOT", *standing.VERBS))

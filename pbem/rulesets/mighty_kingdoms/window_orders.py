@@ -140,10 +140,12 @@ def help_text(view: MKView, player: Player) -> str:
     if not mine:
         return "You have no army this month, so you send no orders."
     n = month(view).allowance
-    head = (f"One order per line, best first: {orders.SYNTAX}. This month N = {n}: the first {n} legal orders "
+    reach = orders.reach(state, gmap, rules, mine[0])
+    syntax = f"{mine[0].id} MOVE {reach[0] if reach else '<tile>'}, {mine[0].id} DEFEND or {mine[0].id} RAZE"
+    head = (f"One order per line, best first: {syntax}. This month N = {n}: the first {n} legal orders "
             "naming different armies are used, in your list's sequence, which is also the order they resolve in.")
     if per_cycle(view):
-        head = (f"One order this cycle ({month(view).cycle + 1} of {n}): {orders.SYNTAX}. Armies ordered in "
+        head = (f"One order this cycle ({month(view).cycle + 1} of {n}): {syntax}. Armies ordered in "
                 "earlier cycles cannot be ordered again this month.")
     rows = [f"{a.id} in {gmap.label(a.tile)}: MOVE to {', '.join(orders.reach(state, gmap, rules, a)) or 'nowhere'}; "
             f"DEFEND; " + (f"RAZE the {state.tile(a.tile).settlement}" if state.tile(a.tile).settlement
@@ -251,10 +253,21 @@ def call(view: MKView) -> dict[str, Any]:
     given = [{"kingdom": state.kingdoms[o.player].name, "order": orders.text(o), "default": o.default}
              for o in scratch.orders]
     return {"allowance": scratch.allowance, "per_cycle": per_cycle(view), "cycle": scratch.cycle + 1,
-            "armies": armies, "given": given, "standing": list(standing.SYNTAX.values())}
+            "armies": armies, "given": given, "standing": list(standing.SYNTAX.values()),
+            "examples": examples(armies)}
+
+
+def examples(armies: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """One example order per kingdom with its own first army, so each reader finds his own ids."""
+    first: dict[str, dict[str, Any]] = {}
+    for army in armies:
+        first.setdefault(army["kingdom"], army)
+    return [{"kingdom": k, "id": a["id"], "move": f"{a['id']} MOVE {a['moves'][0]}" if a["moves"] else ""}
+            for k, a in first.items()]
 
 
 chronicle.CALLS[ORDERS] = call
 
 PHASE = Phase[MKState, HexMap](title="orders", window=ORDERS, parse=parse, resolve=resolve, owing=owing,
-                               missing=missing, canonical=canonical, help=help_text)
+                               missing=missing, canonical=canonical, help=help_text,
+                               words=lambda view: (*orders.VERBS, *standing.VERBS))

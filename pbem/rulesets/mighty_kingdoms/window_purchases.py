@@ -84,5 +84,6 @@ nothing buys nothing."""
 
 
 PHASE = Phase[MKState, HexMap](title="purchases", window=PURCHASES, parse=purchase_parse.parse, resolve=resolve,
-                               owing=owing, canonical=canonical, help=help_text)
+                               owing=owing, canonical=canonical, help=help_text,
+                               words=lambda view: (*purchase_parse.WORDS, *standing.VERBS))
 chronicle.CALLS[PURCHASES] = winter_call.context

@@ -246,9 +246,10 @@ OPENING_PHASE = MKPhase(title="initial player order", window="setup", parse=pars
                         ready=lambda view: True, help=help_text)
 PHASE = MKPhase(title="window S", window="setup", parse=parse_setup, resolve=resolve_setup,
                 owing=everyone, missing=missing_setup,
-                canonical=lambda view, player, payload: setup_orders.canonical(payload), help=help_text)
+                canonical=lambda view, player, payload: setup_orders.canonical(payload), help=help_text,
+                words=lambda view: setup_orders.WORDS)
 LISTS_PHASE = MKPhase(title="army lists", window="lists", parse=parse_lists, resolve=resolve_lists,
                       owing=owing_lists, ready=lists_ready, waiting_for_gm=lists_wait_for_gm, missing=missing_list,
                       canonical=lambda view, player, payload: setup_orders.canonical(payload), help=help_text,
-                      gm_verbs=VERBS)
+                      gm_verbs=VERBS, words=lambda view: setup_orders.WORDS)
 PHASES = {OPENING: OPENING_PHASE, SETUP: PHASE, LISTS: LISTS_PHASE}
