@@ -72,9 +72,20 @@ def _signs(places: PlaceMap, scene: Scene) -> list[Item]:
             colour, width, dashes, words = BORDERS[kind]
             out.append((_line(colour, min(width, 4.0), dashes), words))
     terrains = {places.terrain(p) for p in places.places()}
+    out += _grounds(terrains)
     out += [(_glyph(mark, "#222222"), terrain) for terrain, mark in palette.TERRAIN_MARK.items()
             if terrain in terrains]
     return out
+
+
+def _grounds(terrains: set[str]) -> list[Item]:
+    """A swatch for each ground colour unowned places show (sea, land, marsh...), so that every
+    colour of the picture is in its key; terrains drawn alike share one."""
+    names: dict[str, list[str]] = {}
+    for terrain in sorted(terrains):
+        names.setdefault(palette.terrain_fill(terrain), []).append(terrain.replace("_", " ") or "land")
+    return [(f'<rect class="ground" width="18" height="14" fill="{fill}" stroke="#6b6b6b"/>', " / ".join(words))
+            for fill, words in sorted(names.items(), key=lambda item: item[1])]
 
 
 def _line(colour: str, width: float, dashes: str) -> str:

@@ -22,6 +22,7 @@ TERRAIN = {
     "sea": "#cfe3f1", "lake": "#cfe3f1",
 }
 UNKNOWN_TERRAIN = "#f3efe0"
+NEAR = 80.0            # colours closer than this (see `distance`) are hard to tell apart on a map
 TERRAIN_MARK = {"woods": "♣", "wood": "♣", "hills": "∩", "mountain": "▲", "swamp": "≈", "marsh": "≈",
                 "river": "~", "shore": "◠"}
 
@@ -58,13 +59,26 @@ def terrain_fill(terrain: str) -> str:
     return TERRAIN.get(terrain, UNKNOWN_TERRAIN)
 
 
+def distance(a: str, b: str) -> float:
+    """How far apart two #rrggbb colours are (0..441, by red, green and blue)."""
+    return sum((int(a[i:i + 2], 16) - int(b[i:i + 2], 16)) ** 2 for i in (1, 3, 5)) ** 0.5
+
+
+def like_water(colour: str) -> bool:
+    """Whether a side's areas (its colour's tint) would read as sea or lake: bluish and near it
+    (a grey or a pink as near is still told from the sea by its hue)."""
+    area = tint(colour)
+    return int(area[5:7], 16) > int(area[1:3], 16) + 24 and distance(area, TERRAIN["sea"]) < NEAR
+
+
 def distinct(colours: Sequence[str]) -> list[str]:
-    """The colours with repeats replaced from the cycle, so two sides never share one."""
+    """The colours with repeats, and colours whose areas would pass for water, replaced from the
+    cycle, so two sides never share one and no side's land looks like the sea."""
     out: list[str] = []
     for i, colour in enumerate(colours):
         pick = colour
         step = 0
-        while pick in out:
+        while pick in out or like_water(pick):
             pick = CYCLE[(i + step) % len(CYCLE)]
             step += 1
         out.append(pick)

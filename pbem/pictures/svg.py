@@ -16,10 +16,11 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pbem.kit.maps import PlaceMap, Point
 from pbem.kit.scene import Clash, Move, Piece, Scene
-from pbem.pictures import marks, palette
+from pbem.pictures import palette, placement
 from pbem.pictures.layout import Layout, Shape, layout, shared_border
 from pbem.pictures.legend import legend
-from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES, FEATURES
+from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES
+from pbem.pictures.placement import ASCENT, HALO, Box, Placed, clash_radius, font_size
 
 WIDTH = 800
 MARGIN = 12
@@ -52,17 +53,18 @@ def draw(places: PlaceMap, scene: Scene, width: int = WIDTH) -> str:
     where = Layout({k: Shape([(x + MARGIN, y) for x, y in s.polygon], (s.centre[0] + MARGIN, s.centre[1]))
                     for k, s in where.shapes.items()}, width, where.height, where.size)
     top = TITLE_HEIGHT + where.height + MARGIN
+    placed = placement.place(places, scene, where, bounds(width, top))
     key, key_height = legend(places, scene, style.colours, style.patterns, width, top)
     height = math.ceil(top + key_height + MARGIN)
     parts = [
         _head(width, height, style),
         _group("areas", _areas(places, scene, where, style)),
         _group("borders", _borders(places, where)),
-        _group("labels", _labels(places, scene, where)),
-        _group("clashes", (_clash(c, where) for c in scene.clashes if c.place in where.shapes)),
+        _group("labels", _labels(placed, where)),
+        _group("clashes", (_clash(p, where) for p in placed if p.kind == "clash")),
         _group("moves", (_arrow(m, where, i) for i, m in enumerate(scene.moves)
                          if m.start in where.shapes and m.end in where.shapes)),
-        _group("pieces", _pieces(scene, where, style)),
+        _group("pieces", (_badge(p, where, style) for p in placed if p.kind == "badge")),
         _title(scene, width),
         key,
         "</svg>\n",
@@ -187,33 +189,33 @@ def _length(line: list[Point]) -> float:
     return sum(math.dist(p, q) for p, q in itertools.pairwise(line))
 
 
-def font_size(where: Layout) -> float:
-    return round(max(8.0, min(13.0, where.size * 0.42)), 1)
+def bounds(width: int, top: float) -> Box:
+    """Where texts and badges may go: below the title, above the legend, inside the margins."""
+    return (2.0, TITLE_HEIGHT - 6.0, width - 4.0, top - TITLE_HEIGHT + 6.0)
 
 
-def _labels(places: PlaceMap, scene: Scene, where: Layout) -> Iterable[str]:
+def _labels(placed: Iterable[Placed], where: Layout) -> Iterable[str]:
     size = font_size(where)
-    marked: dict[str, set[str]] = {}
-    for m in scene.markers:
-        marked.setdefault(m.place, set()).add(m.kind)
-    for place in places.places():
-        x, y = where.centre(place)
-        features = set(places.features(place)) | marked.get(place, set())
-        glyphs = "".join(FEATURES[f][0] for f in marks.shown(features))
-        mark = palette.TERRAIN_MARK.get(places.terrain(place), "")
-        yield (f'<text class="label" data-place={quoteattr(place)} x="{x}" y="{round(y - size * 0.35, 1)}" '
-               f'font-size="{size}" text-anchor="middle" fill="#1a1a1a" stroke="#ffffff" stroke-width="2.4" '
-               f'paint-order="stroke">{escape(place)}</text>')
-        if glyphs or mark:
-            yield (f'<text class="features" data-place={quoteattr(place)} x="{x}" y="{round(y - size * 1.45, 1)}" '
-                   f'font-size="{size}" text-anchor="middle" fill="#222222">{escape(mark + glyphs)}</text>')
+    for item in placed:
+        if item.kind not in ("label", "features"):
+            continue
+        x, y, w, _ = item.box
+        edge = 1.0 if item.kind == "features" else HALO
+        at = (f'x="{round(x + w / 2, 1)}" y="{round(y + edge + size * ASCENT, 1)}" font-size="{size}" '
+              'text-anchor="middle"')
+        if item.kind == "label":
+            yield (f'<text class="label" data-place={quoteattr(item.place)} {at} fill="#1a1a1a" stroke="#ffffff" '
+                   f'stroke-width="2.4" paint-order="stroke">{escape(item.text)}</text>')
+        else:
+            yield (f'<text class="features" data-place={quoteattr(item.place)} {at} fill="#222222">'
+                   f'{escape(item.text)}</text>')
 
 
-def _clash(clash: Clash, where: Layout) -> str:
+def _clash(item: Placed, where: Layout) -> str:
+    clash = item.clash or Clash(item.place)
     glyph, colour, _ = CLASHES.get(clash.kind, CLASHES["battle"])
-    x, y = where.centre(clash.place)
-    r = round(max(7.0, where.size * 0.42), 1)
-    cx, cy = round(x + max(where.size * 0.75, r + 12), 1), round(y - where.size * 0.5, 1)   # clear of the id
+    r = clash_radius(where)
+    cx, cy = item.middle[0], round(item.box[1] + r, 1)
     label = (f'<text x="{cx}" y="{round(cy + r + 9, 1)}" font-size="8" text-anchor="middle" '
              f'fill="{colour}">{escape(clash.label)}</text>') if clash.label else ""
     return (f'<g class="clash {escape(clash.kind)}" data-place={quoteattr(clash.place)}>'
@@ -242,30 +244,17 @@ def _arrow(move: Move, where: Layout, index: int) -> str:
             f'marker-end="url(#tip-{tip}-{colour[1:]})"/></g>')
 
 
-def _pieces(scene: Scene, where: Layout, style: Style) -> Iterable[str]:
-    stacks: dict[str, int] = {}
+def _badge(item: Placed, where: Layout, style: Style) -> str:
+    piece = item.piece or Piece(item.text, item.place, "")
     size = font_size(where)
-    for piece in scene.pieces:
-        if piece.place not in where.shapes:
-            continue
-        slot = stacks[piece.place] = stacks.get(piece.place, -1) + 1
-        yield _badge(piece, scene, where.centre(piece.place), slot, size, style)
-
-
-def _badge(piece: Piece, scene: Scene, at: Point, slot: int, size: float, style: Style) -> str:
-    side = scene.side(piece.owner)
-    tag = side.tag if side and side.tag and not piece.id.startswith(side.tag) else ""
-    text = f"{tag} {piece.id}" if tag else piece.id
     colour = style.colours.get(piece.owner, "#777777")
-    w, h = round(len(text) * size * 0.62 + 8, 1), round(size + 5, 1)
-    x = round(at[0] - w / 2 + (h * 0.6 if piece.dislodged else 0), 1)
-    y = round(at[1] + 2 + slot * (h + 2) + (h * 0.4 if piece.dislodged else 0), 1)
+    x, y, w, h = item.box
     outline = ' stroke-dasharray="3 2" stroke-width="2"' if piece.dislodged else ' stroke-width="1.2"'
     return (f'<g class="piece{" dislodged" if piece.dislodged else ""}" data-id={quoteattr(piece.id)} '
             f'data-place={quoteattr(piece.place)} data-owner={quoteattr(piece.owner)}>'
             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" fill="{colour}" stroke="#111111"{outline}/>'
             f'<text x="{round(x + w / 2, 1)}" y="{round(y + h - 4, 1)}" font-size="{size}" text-anchor="middle" '
-            f'fill="{palette.ink_on(colour)}">{escape(text)}</text></g>')
+            f'fill="{palette.ink_on(colour)}">{escape(item.text)}</text></g>')
 
 
 def _title(scene: Scene, width: int) -> str:

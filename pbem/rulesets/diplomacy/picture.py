@@ -30,8 +30,10 @@ from pbem.rulesets.diplomacy.board import Board, province_of
 from pbem.rulesets.diplomacy.cycle import GameState, Step
 from pbem.rulesets.diplomacy.results import SUCCEEDS, PhaseResult
 
-# Colours the powers are usually shown in; a variant's other powers get the picture's own.
-COLOURS = {"Austria": "#c0392b", "England": "#1f4e9c", "France": "#5aa9e6", "Germany": "#555555",
+# Colours the powers are usually shown in, but France's areas in its usual light blue passed for
+# sea: it takes an orange far from the sea and from Turkey's yellow. A variant's other powers
+# get the picture's own.
+COLOURS = {"Austria": "#c0392b", "England": "#1f4e9c", "France": "#e8742a", "Germany": "#555555",
            "Italy": "#2f9e44", "Russia": "#7b4bb7", "Turkey": "#f2c12e"}
 KINDS = {"A": "army", "F": "fleet"}
 
