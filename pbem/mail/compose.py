@@ -193,9 +193,15 @@ def markdown_to_html(text: str) -> str:
     because players' words end up in reports."""
     converter = _converter()
     try:
-        return converter.convert(text)
+        return _styled_blocks(converter.convert(text))
     finally:
         converter.reset()
+
+
+def _styled_blocks(fragment: str) -> str:
+    """Fenced code comes out of Markdown's stash as text, after the tree is styled: its <pre>
+    gets the inline style here."""
+    return fragment.replace("<pre>", f'<pre style="{INLINE["pre"]}">')
 
 
 @functools.lru_cache(maxsize=1)
@@ -258,29 +264,43 @@ def _mime(mime_type: str) -> tuple[str, str]:
 
 
 # Inline, small and without remote resources: mail clients drop external stylesheets, and tables
-# and code read badly without borders and a monospace face.
-STYLE = ("<style>body{font-family:sans-serif;line-height:1.4}"
+# and code read badly without borders and a monospace face. Some clients drop <style> too, so
+# the same rules are also written on each element (`INLINE`, by `_Phone`): on a phone 390 pixels
+# wide a table scrolls in its own box and a long word or code line wraps, so nothing runs off.
+STYLE = ("<style>body{font-family:sans-serif;line-height:1.4;overflow-wrap:anywhere}"
          "table{border-collapse:collapse}th,td{border:1px solid #999;padding:2px 6px;text-align:left}"
-         "code,pre{font-family:monospace;background:#f3f3f3}pre{padding:6px;border:1px solid #ddd}</style>")
+         "code,pre{font-family:monospace;background:#f3f3f3}"
+         "pre{padding:6px;border:1px solid #ddd;white-space:pre-wrap;overflow-wrap:anywhere}"
+         "img{max-width:100%;height:auto}</style>")
+INLINE = {
+    "pre": "font-family:monospace;background:#f3f3f3;padding:6px;border:1px solid #ddd;"
+           "white-space:pre-wrap;overflow-wrap:anywhere",
+    "img": "max-width:100%;height:auto",
+}
+SCROLLER = "overflow-x:auto;max-width:100%"
+BODY = "font-family:sans-serif;line-height:1.4;overflow-wrap:anywhere;word-wrap:break-word"
 
 
 def _document(mail: OutgoingMail) -> str:
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(safe_header(mail.subject))}</title>{STYLE}</head>\n"
-        f"<body>\n{_pictures_on_top(mail)}{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n"
+        f'<body style="{BODY}">\n{_pictures_on_top(mail)}{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n'
     )
 
 
 def _pictures_on_top(mail: OutgoingMail) -> str:
-    """The inline images the Markdown does not show itself, one paragraph each."""
+    """The inline images the Markdown does not show itself, one paragraph each, shrunk to the
+    window; each links to itself, so a tap on a phone opens it at full size."""
     shown = []
     for image in mail.inline_images:
         if image.src in mail.markdown:
             continue
         width = f' width="{image.width}"' if image.width > 0 else ""
-        shown.append(f'<p><img src="{html.escape(image.src)}" alt="{html.escape(safe_header(image.alt))}"{width} '
-                     'style="max-width:100%;height:auto"></p>\n')
+        src = html.escape(image.src)
+        shown.append(f'<p><a href="{src}"><img src="{src}" alt="{html.escape(safe_header(image.alt))}"{width} '
+                     'style="max-width:100%;height:auto"></a></p>\n')
     return "".join(shown)
 
 
@@ -298,6 +318,23 @@ class _SafeLinks(Treeprocessor):
                     del element.attrib[attribute]
 
 
+class _Phone(Treeprocessor):
+    """Each table in a box of its own that scrolls sideways, and the styles of `INLINE` on each
+    element, for the mail clients that drop the <style> of the head."""
+
+    def run(self, root: Element) -> None:
+        for parent in list(root.iter()):
+            for i, child in enumerate(list(parent)):
+                if child.tag == "table":
+                    box = Element("div", {"style": SCROLLER})
+                    box.append(child)
+                    parent[i] = box
+        for element in root.iter():
+            style = INLINE.get(element.tag)
+            if style and "style" not in element.attrib:
+                element.set("style", style)
+
+
 class _Untrusted(Extension):
     """Raw HTML is escaped instead of passed through (the Python-Markdown way since
     safe_mode was removed): without these processors "<" is just text. Autolinks
@@ -310,3 +347,4 @@ class _Untrusted(Extension):
         for pattern in ("html", "autolink", "automail"):
             md.inlinePatterns.deregister(pattern)
         md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
+        md.treeprocessors.register(_Phone(md), "phone", 1)
