@@ -44,11 +44,12 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     players = {p.email: p.id for p in settings.players} if own and not report.public else {}
     for address in to:
         shown = (own or {}).get(players.get(address, ""), picture)
-        pictures = [shown] if shown is not None else []    # PNG in the HTML part; a plain-text reader gets the SVG
+        pictures = [shown] if shown is not None else []    # the PNG in the HTML part; the SVG when asked for
         msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
                                             now, references=(thread_root(camp.name, settings.domain),),
                                             inline_images=picture_mail.inline_images(pictures, settings.domain),
-                                            attachments=picture_mail.attachments(pictures))
+                                            attachments=picture_mail.attachments(pictures)
+                                            if settings.reports.get("attach_svg") else ())
         enqueue(camp.folder, msg)
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,

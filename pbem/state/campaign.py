@@ -78,6 +78,7 @@ class Settings:
     max_mail_bytes: int = 256 * 1024
     forum: dict[str, Any] = field(default_factory=dict)   # [transport.forum]; empty: no forum
     archive: dict[str, Any] = field(default_factory=dict)  # [archive]: the site and BBCode written as turns end
+    reports: dict[str, Any] = field(default_factory=dict)  # [reports]: what a report mail carries
 
     def player(self, ident: str) -> Player | None:
         key = ident.casefold()
@@ -141,6 +142,7 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
         outbox=dict(outbox or site_outbox or {"type": "maildir", "path": "outbox/maildir"}),
         gm=gm, players=players, rules=dict(rules), max_mail_bytes=max_bytes,
         forum=dict(transport.raw.get("forum") or {}), archive=_archive(Table.of(top, "archive", ARCHIVE_HINT)),
+        reports=_reports(Table.of(top, "reports", " of report mail options, e.g. [reports] attach_svg = true")),
     )
 
 
@@ -157,6 +159,18 @@ def _archive(table: Table) -> dict[str, Any]:
             table.wrong(key, "a known key: " + ", ".join(sorted(ARCHIVE_KEYS)))
     return {"path": table.text("path"), "picture_url": table.text("picture_url"),
             "bbcode": table.boolean("bbcode"), "bbcode_tables": table.boolean("bbcode_tables")}
+
+
+REPORTS_KEYS = {"attach_svg": "true or false"}
+
+
+def _reports(table: Table) -> dict[str, Any]:
+    """`[reports]`: `attach_svg` (each report mail also carries its map as SVG, to print large;
+    off by default, as the PNG shown in the mail is a third of the bytes)."""
+    for key in table.raw:
+        if key not in REPORTS_KEYS:
+            table.wrong(key, "a known key: " + ", ".join(sorted(REPORTS_KEYS)))
+    return {"attach_svg": table.boolean("attach_svg")}
 
 
 SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\"",

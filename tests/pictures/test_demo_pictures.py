@@ -1,5 +1,6 @@
 """The demos with the rule systems' scene hooks wired: every turn report mail shows the map inline
-(multipart/related, the HTML naming the PNG by cid:) with the SVG attached, and each public
+(multipart/related, the HTML naming the PNG by cid:), once, with no SVG attached unless the
+campaign asks for it (`[reports] attach_svg`), and each public
 report posted to the folder thread shows the picture kept beside it."""
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ def test_every_turn_report_shows_the_map_inline(demo: tuple[Path, str]) -> None:
         cid = image["Content-ID"].strip("<>")
         assert image.get_content_type() == "image/png" and f'src="cid:{cid}"' in html.get_content()
         assert png_size(image.get_content())[0] == 800
-        svgs = [p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml"]
-        assert len(svgs) == 1 and svgs[0].get_filename().startswith(f"{name}-turn-")
+        assert f'<a href="cid:{cid}">' in html.get_content() and image.get_filename().startswith(f"{name}-turn-")
+        assert [p.get_content_type() for p in msg.walk()].count("image/png") == 1
+        assert [p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml"] == []
     subjects = {m["Subject"] for m in reports}
     assert any("report" in s.lower() or "results" in s.lower() or "movement" in s.lower() for s in subjects)
 

@@ -29,7 +29,9 @@ def scouts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Campaign:
     mail = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
     camp, _ = create(tmp_path / "campaigns", "rift", "hidden_scouts", "", PLAIN_PLAYERS, "gm@test.localhost", T0,
                      transport=mail, fixed_secrets=SECRETS)
-    return camp
+    with (camp.folder / "campaign.toml").open("a", encoding="utf-8") as toml:
+        toml.write("\n[reports]\nattach_svg = true\n")          # the SVG the pictures are read back from
+    return Campaign(camp.folder)
 
 
 def picture(msg: EmailMessage) -> Drawn:

@@ -76,6 +76,8 @@ CAMPAIGN_CASES = [
     ("transport", "maildir", "transport: found 'maildir'; expected a table"),
     ("transport.inbox.type", "pop3", "transport.inbox.type: found 'pop3'; expected one of maildir, eml, imap"),
     ("rules", "strict", "rules: found 'strict'; expected a table"),
+    ("reports.attach_svg", "yes", "reports.attach_svg: found 'yes'; expected true or false"),
+    ("reports.attach_png", True, "reports.attach_png: found True; expected a known key: attach_svg"),
     ("rules.movement.multiway_tie", 5, "rules: 'movement.multiway_tie' should be text, not a number"),
 ]
 
