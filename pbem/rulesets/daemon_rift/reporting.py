@@ -124,7 +124,19 @@ your earlier orders as a whole."""
 def status(view: DRView, player: Player) -> dict[str, Any]:
     faction, state = player.faction, view.state.dr
     return {"tokens": state.tokens_of(faction), "control": sorted(state.controlled_by(faction)),
-            "gmap": view.map, "state": state}
+            "gmap": view.map, "state": state, "territories": territory_rows(view)}
+
+
+def territory_rows(view: DRView) -> list[dict[str, str]]:
+    """Every territory with its terrain, controller (by name) and token: the table STATUS shows."""
+    state, gmap = view.state.dr, view.map
+    rows = []
+    for t in gmap.sorted(gmap.territories):
+        token = state.token_at(t)
+        owner = state.factions[state.control[t]].name if t in state.control else "-"
+        rows.append({"territory": gmap.label(t), "terrain": gmap.terrain(t), "controller": owner,
+                     "token": token.id if token else ""})
+    return rows
 
 
 # -- reports ------------------------------------------------------------------------
@@ -177,6 +189,16 @@ def battle_reports(view: DRView, dice: Dice) -> list[Report]:
                    key="battles")]
 
 
+# The rules know no seasons: their 15 turns are read here as three seasons of five. The public
+# end-of-turn report shows what changed and the standings each turn, and the whole territory
+# table only at a season's end (and in the final report); STATUS shows it any time.
+SEASON_TURNS = 5
+
+
+def season_ends(turn: int, final: bool) -> bool:
+    return final or turn % SEASON_TURNS == 0
+
+
 def end_of_turn_reports(view: DRView, facts: TurnFacts, eot: EndOfTurn) -> list[Report]:
     state = view.state.dr
     factions = state.ordered_factions()
@@ -187,7 +209,9 @@ def end_of_turn_reports(view: DRView, facts: TurnFacts, eot: EndOfTurn) -> list[
             pairs.append({"a": a, "b": b, "count": count, "locked": locked})
     final = scoring.final_standings(state, view.map, view.rules) if state.phase == "over" else []
     context = _base(view) | {"eot": eot, "facts": facts, "pairs": pairs, "final": final,
-                             "veterans": rosters.veterans(state)}
+                             "veterans": rosters.veterans(state), "full_table": season_ends(eot.turn, bool(final)),
+                             "season_turns": SEASON_TURNS,
+                             "next_season": (eot.turn // SEASON_TURNS + 1) * SEASON_TURNS}
     reports = [Report("turn_report", f"Turn {eot.turn}: end of turn" + (" and final standings" if final else ""),
                       ("*",), context, public=True, key="turn")]
     for fid in factions:
