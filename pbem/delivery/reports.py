@@ -23,9 +23,11 @@ from pbem.stages.turns import stage_key
 
 def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Report, extra: dict[str, Any],
                  now: datetime, gen: int, picture: Picture | None = None,
-                 own: Mapping[str, Picture] | None = None) -> None:
+                 own: Mapping[str, Picture] | None = None, pictured: set[tuple[str, str]] | None = None) -> None:
     """Mail `report` (and post it when public). A public report shows the public picture; a report
-    to players alone shows each of them his own picture where the rule system draws one."""
+    to players alone shows each of them his own picture where the rule system draws one. A
+    stage's picture goes to each address once: `pictured` holds the (address, picture) pairs
+    mailed so far in this stage, and the stage's other reports to him go without it."""
     settings = camp.settings
     context = extra | report.context
     text = render(ruleset.templates, report.kind, context, camp.folder)
@@ -43,7 +45,7 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
 
     players = {p.email: p.id for p in settings.players} if own and not report.public else {}
     for address in to:
-        shown = (own or {}).get(players.get(address, ""), picture)
+        shown = _first_time((own or {}).get(players.get(address, ""), picture), address, pictured)
         pictures = [shown] if shown is not None else []    # the PNG in the HTML part; the SVG when asked for
         msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
                                             now, references=(thread_root(camp.name, settings.domain),),
@@ -54,6 +56,16 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,
                      picture=(f"{picture.name}.png", picture.png) if picture is not None else None)
+
+
+def _first_time(picture: Picture | None, address: str, pictured: set[tuple[str, str]] | None) -> Picture | None:
+    """`picture`, unless this stage has already mailed it to `address`."""
+    if picture is None or pictured is None:
+        return picture
+    if (address, picture.name) in pictured:
+        return None
+    pictured.add((address, picture.name))
+    return picture
 
 
 def save_bbcode(camp: Campaign, stage: Stage, name: str, text: str) -> None:

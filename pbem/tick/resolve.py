@@ -54,8 +54,9 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     turns.snapshot_stage(camp, stage, gen)
     picture = stage_picture(camp, ruleset, stage, now, log)
     own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}
+    pictured: set[tuple[str, str]] = set()          # one picture per stage for each reader
     for report in res.reports:
-        queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own)
+        queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own, pictured)
     alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)

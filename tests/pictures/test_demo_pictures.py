@@ -65,3 +65,15 @@ def test_forum_posts_show_the_picture_beside_them(demo: tuple[Path, str]) -> Non
     posts = "\n".join(p.read_text() for p in thread.glob("*.md"))
     for picture in pictures:
         assert f"]({picture})" in posts
+
+
+def test_each_reader_gets_a_stages_picture_once(demo: tuple[Path, str]) -> None:
+    """A stage's reports (public report, private report, end of turn) show its map in one mail each reader gets."""
+    root, _ = demo
+    shown: dict[tuple[str, str], int] = {}
+    for msg in sent(root):
+        stage = "/".join(str(msg["X-Pbem-Key"]).strip().split("/")[:3])
+        pngs = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+        shown[(str(msg["To"]), stage)] = shown.get((str(msg["To"]), stage), 0) + len(pngs)
+    assert max(shown.values()) == 1
+    assert [k for k, n in shown.items() if n > 1] == []
