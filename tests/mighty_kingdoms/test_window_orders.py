@@ -71,7 +71,7 @@ def test_mk_ord_4_per_cycle_window_one_order_each_earlier_cycles_published() -> 
     assert [(o.army, o.verb, o.default) for o in state.month.orders] == [("A1", "move", False), ("B1", "defend", True)]
     assert state.armies["A1"].tile == "T1"                    # nothing resolves before the last cycle
     rep = outcome.reports[0]
-    assert rep.subject == "Mighty Test: Year 1, month 1: orders, cycle 1" and rep.key == "orders-cycle-1"
+    assert rep.subject == "Year 1, month 1: orders, cycle 1" and rep.key == "orders-cycle-1"
     text = shown(rep)
     assert "## Order cycle 1 of 2" in text and "- Aland: A1 MOVE T3" in text
     assert "## Orders for Year 1, month 1, cycle 2 of 2" in text

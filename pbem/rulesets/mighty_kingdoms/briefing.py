@@ -27,7 +27,7 @@ def briefings(view: MKView) -> list[Report]:
         if not battle.briefed:
             battle.briefed = True
             names = " against ".join(view.state.kingdoms[p].name for p in battle.players)
-            out.append(Report("briefing", f"{view.settings.title}: battle {battle.id}, {names}", battle.players,
+            out.append(Report("briefing", f"Battle {battle.id}, {names}", battle.players,
                               {"briefing": brief(view, battle)}, public=True, key=f"briefing-{battle.id}"))
     return out
 

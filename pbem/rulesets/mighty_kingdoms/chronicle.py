@@ -51,8 +51,8 @@ def when(view: MKView) -> str:
 def report(view: MKView, title: str, sections: Sequence[Section], key: str) -> Report:
     """The public report of one resolution: its sections, then the board and what comes next."""
     context = {"mk": {"title": title, "sections": [s for s in sections if s.lines], **board(view)}}
-    subject = f"{view.settings.title}: {title}"
-    return Report("report", subject, ("*",), context, public=True, key=key)
+    # the subject's "[campaign]" prefix names the campaign already; its title would say it twice
+    return Report("report", title, ("*",), context, public=True, key=key)
 
 
 def board(view: MKView) -> dict[str, Any]:
