@@ -50,7 +50,7 @@ def test_sc2_variant_silent_dan_gets_no_event_and_cara_gets_scouts() -> None:
     events.run_events(state, GMAP, RULES, lists, ScriptedDice([]))
     assert [(e.player, e.event) for e in state.round.events] == [
         ("ben", "land_grab"), ("anna", "diplomacy"), ("cara", "scouts")]
-    assert "dan takes no event" in state.round.log
+    assert "Dan takes no event" in state.round.log
 
 
 @pytest.mark.clause("COC-EVT-6")

@@ -73,7 +73,7 @@ def test_sc8_dan_conquers_with_surcharges_through_his_port_and_not_unbeaten_anna
     out = spend(state, SC8D, {"dan": [[A("conquer", "T22")], [A("conquer", "T23")], [A("conquer", "T24")],
                                       [A("conquer", "T28")]]})
     assert [(r.cost, r.done) for r in out["dan"].actions] == [(5, True), (3, True), (3, True), (0, False)]
-    assert "did not win a battle against anna" in out["dan"].actions[3].reason
+    assert "did not win a battle against Anna" in out["dan"].actions[3].reason
     assert state.tiles["T22"].building == "castle" and state.tiles["T23"].building == ""
     assert state.tiles["T24"].owner == "dan" and state.tiles["T24"].building == "port"
     assert state.tiles["T28"].owner == "anna"
@@ -139,7 +139,7 @@ def test_raid_options_guard_scope_adjacency_and_limit() -> None:
                 dice=[6, 6])
     assert out["anna"].actions[0].gold == 100
     assert "already raided 1 time" in out["anna"].actions[1].reason
-    assert "not next to your tiles" in out["anna"].actions[2].reason
+    assert "not next to Anna's tiles" in out["anna"].actions[2].reason
 
 
 # -- SC-10 ------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def test_besieged_tile_no_building_no_plunder_no_third_parties() -> None:
                               "cara": [[A("plunder", "T50")]]}, rules=SIEGE_RULES)
     assert "under siege" in out["anna"].actions[0].reason
     assert "cannot be plundered" in out["dan"].actions[0].reason
-    assert "only anna and dan" in out["cara"].actions[0].reason
+    assert "only Anna and Dan" in out["cara"].actions[0].reason
 
 
 # -- SC-12 (the spending side of Naval Advantage) --------------------------------------

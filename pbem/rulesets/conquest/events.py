@@ -105,7 +105,7 @@ def run_events(state: ConquestState, gmap: HexMap, rules: RuleBook, lists: Mappi
                 if pick.player == turn.player:
                     pick.note = "; ".join(filter(None, ["fallback (events.fallback)", pick.note]))
         if not turn.chosen:
-            state.round.log.append(f"{turn.player} takes no event")
+            state.round.log.append(f"{state.empires[turn.player].name} takes no event")
 
 
 def placement_reason(state: ConquestState, gmap: HexMap, rules: RuleBook, player: str, place: Placement) -> str:

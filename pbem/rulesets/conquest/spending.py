@@ -129,13 +129,13 @@ class Phase:
         self.current = record
         try:
             if self.state.empires[player].eliminated:
-                raise Treasury("you are out of the game")
+                raise Treasury(f"{self.who(player)} is out of the game")
             if action.tile not in self.state.tiles:
                 raise Treasury(f"{action.tile} is not a land tile")
             siege = self.state.siege_at(action.tile)
             if siege and player not in (siege.besieger, siege.defender):
-                raise Treasury(f"{self.label(action.tile)} is under siege; only {siege.besieger} and "
-                               f"{siege.defender} may act on it")
+                raise Treasury(f"{self.label(action.tile)} is under siege; only {self.who(siege.besieger)} and "
+                               f"{self.who(siege.defender)} may act on it")
             getattr(self, f"do_{action.verb}")(player, action)
         except Treasury as exc:
             record.reason = str(exc)
@@ -151,15 +151,21 @@ class Phase:
         assert self.current is not None
         self.current.cost = cost
 
+    def who(self, player: str) -> str:
+        """An empire by its name: the reasons below are read in the public report too, so they
+        name the empire rather than say "you"."""
+        empire = self.state.empires.get(player)
+        return empire.name if empire else player
+
     def label(self, tile: str) -> str:
         return self.gmap.label(tile)
 
     def do_claim(self, player: str, action: Action) -> None:
         tile = self.state.tiles[action.tile]
         if tile.owner:
-            raise Treasury(f"{self.label(action.tile)} is held by {tile.owner}")
+            raise Treasury(f"{self.label(action.tile)} is held by {self.who(tile.owner)}")
         if not self.reachable(player, action.tile):
-            raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
+            raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         self.pay(player, self.claim_cost(player, action.tile))
         tile.owner = player                              # COC-SPD-24: markers on it stay
         self.claims[player] = self.claims.get(player, 0) + 1
@@ -170,7 +176,8 @@ class Phase:
         if not owner or owner == player:
             raise Treasury(f"{self.label(tile)} is not another player's tile")
         if not self.state.round.wins_against(player, owner):
-            raise Treasury(f"you did not win a battle against {owner} this round, so you may not {verb} their tiles")
+            raise Treasury(f"{self.who(player)} did not win a battle against {self.who(owner)} this round, so may not "
+                           f"{verb} their tiles")
         return owner
 
     def do_conquer(self, player: str, action: Action) -> None:
@@ -179,7 +186,7 @@ class Phase:
             return self.reconquer(player, action, siege)
         owner = self.owner_beaten(player, action.tile, "conquer")
         if not self.reachable(player, action.tile):
-            raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
+            raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         self.shore_allowed(player, action.tile, owner)
         tile = self.state.tiles[action.tile]
         fortified = int(self.rules["spending.extra.fortified_conquer"]) if tile.building in FORTIFIED else 0
@@ -197,14 +204,15 @@ class Phase:
         if (self.rules["naval.enabled"] and self.rules["naval.no_port_effect"] == "no_shore_conquest"
                 and player in naval and owner in naval and tilesmod.is_shore(self.gmap, tile)
                 and not self.shore_port(player)):
-            raise Treasury("you need a port on a shore tile to conquer shore tiles (naval.no_port_effect)")
+            raise Treasury(f"{self.who(player)} needs a port on a shore tile to conquer shore tiles "
+                           "(naval.no_port_effect)")
 
     def reconquer(self, player: str, action: Action, siege: Siege) -> None:
         """COC-SIE-12: the defender takes the tile back; the siege ends."""
         if not self.state.round.wins_against(player, siege.besieger):
-            raise Treasury(f"you did not win a battle against {siege.besieger} this round")
+            raise Treasury(f"{self.who(player)} did not win a battle against {self.who(siege.besieger)} this round")
         if self.rules["siege.defender_reconquest_needs_adjacency"] and not self.reachable(player, action.tile):
-            raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
+            raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         cost = self.conquer_cost(player, action.tile, siege.besieger, int(self.rules["spending.costs.conquer"]),
                                  int(self.rules["siege.defender_reconquest_fortified_extra"]))
         self.pay(player, cost)
@@ -224,9 +232,9 @@ class Phase:
             raise Treasury(f"{self.label(action.tile)} has no castle or city to besiege")
         owner = self.owner_beaten(player, action.tile, "besiege")
         if not self.reachable(player, action.tile):
-            raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
+            raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         if player not in self.state.round.siege_consent.get(owner, []):
-            raise Treasury(f"{owner} did not consent to a siege by you")
+            raise Treasury(f"{self.who(owner)} did not consent to a siege by {self.who(player)}")
         self.shore_allowed(player, action.tile, owner)
         cost = int(self.rules["siege.start_cost"]) + int(self.rules["siege.start_fortified_extra"])
         if tilesmod.is_mountain(self.gmap, action.tile):
@@ -238,7 +246,7 @@ class Phase:
 
     def own_unbesieged(self, player: str, tile: str) -> None:
         if self.state.tiles[tile].owner != player:
-            raise Treasury(f"you do not control {self.label(tile)}")
+            raise Treasury(f"{self.who(player)} does not control {self.label(tile)}")
         if self.state.siege_at(tile):
             raise Treasury(f"{self.label(tile)} is under siege; nobody may build there")   # COC-SIE-14
 
@@ -287,9 +295,9 @@ class Phase:
         """COC-SPD-10..15."""
         tile = self.state.tiles[action.tile]
         if tile.owner == player:
-            raise Treasury("you cannot raid your own tile")
+            raise Treasury(f"{self.who(player)} cannot raid its own tile")
         if self.rules["raid.requires_adjacency"] and not self.adjacent(player, action.tile):
-            raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
+            raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         limit = int(self.rules["raid.max_per_tile_per_round"])
         if limit and self.raids.get(action.tile, 0) >= limit:
             raise Treasury(f"{self.label(action.tile)} was already raided {limit} time(s) this round")
@@ -333,13 +341,15 @@ class Phase:
         if tile.building in self.rules["plunder.blocked_by"]:
             raise Treasury(f"{self.label(action.tile)} has a {tile.building} and cannot be plundered")
         if self.rules["plunder.requires_adjacency"] and not self.adjacent(player, action.tile):
-            raise Treasury(f"{self.label(action.tile)} is not next to your tiles")
+            raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         per_win = int(self.rules["plunder.limit_per_win"])
         used = self.plunders.get((player, owner), 0)
         if per_win and used >= per_win * plunder_wins(self.state, self.rules, player, owner):
             if self.rules["plunder.requires_win"]:
-                raise Treasury(f"you already plundered {owner} once for each battle you won against him")
-            raise Treasury(f"you already plundered {owner} {used} time(s) this round (plunder.limit_per_win)")
+                raise Treasury(f"{self.who(player)} already plundered {self.who(owner)} once for each battle "
+                               "won against it")
+            raise Treasury(f"{self.who(player)} already plundered {self.who(owner)} {used} time(s) this round "
+                           "(plunder.limit_per_win)")
         self.pay(player, int(self.rules["spending.costs.plunder"]))
         self.plunders[(player, owner)] = used + 1
         if tile.building in self.rules["plunder.removes_buildings"]:
