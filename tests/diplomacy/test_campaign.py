@@ -357,6 +357,7 @@ def test_created_from_settings_it_runs_a_default_turn_and_renders_its_reports(tm
     text = report(c, 1, "movement-report")
     assert "No orders received from: Austria, England." in text
     assert "In civil disorder (no player): France, Germany, Italy, Russia, Turkey." in text
+    assert "Orders from Austria, England, due by" in text      # the powers in civil disorder owe none
     assert (c.history(1) / "movement-private-red.md").exists()
 
 

@@ -76,7 +76,8 @@ def report_context(view: DipView, step: Step, orders: Sequence[Submitted], silen
         "nmr_powers": [p for p in silent if state.player_of(p)],
         "disorder_powers": [p for p in silent if not state.player_of(p)],
         "centre_table": centre_table(view, after), "neutral": _neutral(view, after),
-        "next_powers": cycle.owing(view.map, after), "victory": victory(view),
+        # a power in civil disorder has nobody to send its orders: it owes none
+        "next_powers": [p for p in cycle.owing(view.map, after) if state.player_of(p)], "victory": victory(view),
         "names": {power: _player_name(view, power) for power in view.map.powers},
         "power_of_player": state.powers_by_player,
     }
