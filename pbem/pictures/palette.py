@@ -3,6 +3,7 @@ grey still tells the sides apart (the legend shows both)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 NAMED = {
@@ -61,7 +62,7 @@ def terrain_fill(terrain: str) -> str:
 
 def distance(a: str, b: str) -> float:
     """How far apart two #rrggbb colours are (0..441, by red, green and blue)."""
-    return sum((int(a[i:i + 2], 16) - int(b[i:i + 2], 16)) ** 2 for i in (1, 3, 5)) ** 0.5
+    return math.dist([int(a[i:i + 2], 16) for i in (1, 3, 5)], [int(b[i:i + 2], 16) for i in (1, 3, 5)])
 
 
 def like_water(colour: str) -> bool:

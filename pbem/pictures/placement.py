@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pbem.kit.maps import PlaceMap, Point
 from pbem.kit.scene import Clash, Piece, Scene
 from pbem.pictures import marks, palette
 from pbem.pictures.layout import Layout
 from pbem.pictures.marks import FEATURES
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont
 
 Box = tuple[float, float, float, float]        # left, top, width, height
 ASCENT = 0.76                                  # DejaVu Sans: cap height and a little, in ems
@@ -43,12 +47,13 @@ class Placed:
 
 
 @functools.cache
-def _font(bold: bool = False) -> object:
+def _font() -> FreeTypeFont:
+    """DejaVu Sans at 100 pixels (Pillow, already loaded for the PNG): widths scale with the size."""
     from PIL import ImageFont
 
     from pbem.pictures.raster import FONT_FILES
 
-    return ImageFont.truetype(FONT_FILES[1 if bold else 0], 100)
+    return ImageFont.truetype(FONT_FILES[0], 100)
 
 
 def text_width(text: str, size: float) -> float:
@@ -58,7 +63,7 @@ def text_width(text: str, size: float) -> float:
 
 @functools.lru_cache(maxsize=4096)
 def _length(text: str) -> float:
-    return float(_font().getlength(text))  # type: ignore[attr-defined]  # a FreeTypeFont
+    return float(_font().getlength(text))
 
 
 def font_size(where: Layout) -> float:
@@ -201,7 +206,3 @@ def _clashes(scene: Scene, where: Layout, board: Board, size: float) -> Iterator
         w = max(2 * r, text_width(clash.label, 8) if clash.label else 0.0)
         yield Placed("clash", clash.place, clash.label, board.put((cx - w / 2, cy - r, w, 2 * r + below), r * 0.9, 16),
                      clash=clash)
-
-
-def boxes(placed: Sequence[Placed]) -> list[Box]:
-    return [p.box for p in placed]

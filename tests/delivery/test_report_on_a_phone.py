@@ -49,7 +49,8 @@ def as_page(msg: EmailMessage, folder: Path, name: str) -> Path:
 
 
 @pytest.fixture(scope="module", params=SYSTEMS)
-def demo_mail(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[EmailMessage]]:
+def demo_mail(request: pytest.FixtureRequest,
+              tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[EmailMessage]]:
     system = str(request.param)
     root = tmp_path_factory.mktemp(system) / "demo"
     assert cli.main(["demo", "--ruleset", system, str(root)]) == 0
