@@ -40,6 +40,16 @@ def md_escape(value: Any) -> str:
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)([^\n]*?[^`\n])\1(?!`)")
 
 
+def named(value: Any, names: Mapping[str, str]) -> str:
+    """`value` with each id of `names` (as a whole word) replaced by its name: a dice purpose
+    keeps the player's id, which the dice were derived from, while a report shows his name."""
+    text = str(value)
+    if not names:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True)) + r")\b")
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
 def md_escape_prose(value: Any) -> str:
     """pbem's own sentences that carry player text (GM alerts, notes, reasons): escaped like
     `md`, except that their `code spans` are kept, so command hints stay readable. Nothing
@@ -106,6 +116,7 @@ def environment(system: str, campaign_templates: str = "") -> SandboxedEnvironme
     env.filters["md"] = md_escape
     env.filters["md_prose"] = md_escape_prose
     env.filters["md_code"] = md_code
+    env.filters["named"] = named
     env.globals.update(max_line_chars=MAX_LINE_CHARS, max_order_lines=MAX_ORDER_LINES)   # HELP states them
     return env
 

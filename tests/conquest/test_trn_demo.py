@@ -154,3 +154,12 @@ def test_report_subjects_carry_the_round(played: Path) -> None:
     assert all(s.startswith(("[coc-demo] Round ", "[coc-demo] Setup: ")) for s in subjects), subjects
     assert {"[coc-demo] Round 1: Capitals and the order of play", "[coc-demo] Round 2: your empire (Anna)",
             "[coc-demo] Round 2: Battle results and Empire Points"} <= subjects
+
+
+def test_public_reports_name_the_empires_never_their_ids(played: Path) -> None:
+    """The dice keep the ids they were derived from (`pbem verify-dice`); the reports show names."""
+    capitals = history(played, 0, "capitals-capitals")
+    assert "- Capital pick order: Anna: D6 = " in capitals and "order: anna:" not in capitals
+    rounds = history(played, 1, "conquest-round") + history(played, 2, "conquest-round")
+    assert "Raid by Ben on" in rounds and "Raid by ben" not in rounds
+    assert "did not win a battle against" in rounds and "you did not win" not in rounds

@@ -197,7 +197,8 @@ def _tile_text(state: ConquestState, gmap: HexMap, tile: str) -> str:
 def public(view: ConquestView, section: str, subject: str) -> Report:
     """A public report; its notes are the round's log lines no earlier report showed."""
     state = view.state
-    ctx = {"cq": context(state, view.map, view.rules, section)}
+    ctx: dict[str, Any] = {"cq": context(state, view.map, view.rules, section),
+                           "dice_names": {p: e.name for p, e in state.empires.items()}}   # the dice name empires
     ctx["cq"]["log"] = state.round.log[state.round.log_shown:]
     state.round.log_shown = len(state.round.log)
     if not subject.startswith("Round "):
