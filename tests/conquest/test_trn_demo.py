@@ -105,7 +105,7 @@ def test_windows_close_early_when_everyone_has_sent_and_dice_verify(played: Path
             assert verify(data["secret"], stage["salt"], rolls) == []
             checked += len(rolls)
     assert checked > 0
-    assert any("Raid by ben" in line for line in history(played, 2, "conquest-round").splitlines())
+    assert any("Raid by Ben" in line for line in history(played, 2, "conquest-round").splitlines())
 
 
 @pytest.mark.clause("COC-GEN-4", "COC-GEN-5")
