@@ -74,7 +74,7 @@ def test_a_daemon_rift_welcome_says_what_to_send_first_by_when_and_where_the_pla
     msg = welcome_to(camp, "alice@test.localhost")
     plain, html = text(msg), text(msg, "html")
     deadline = camp.settings.schedule.show(datetime.fromisoformat(camp.state["stage"]["deadline"]))
-    assert "```\nPLAYER red " in plain and "<code>PLAYER red " in html.split("<pre", 1)[1]     # a block to copy as it is
+    assert "```\nPLAYER red " in plain and "<code>PLAYER red " in html.split("<pre", 1)[1]  # a block to copy
     assert "## First: Turn 1: army lists" in plain
     assert "send the list for R-1, at most 2250 points" in plain
     assert f"Deadline: **{deadline}**. What you have sent by then is what counts for" in plain
