@@ -1,4 +1,5 @@
-"""`pbem status [--root DIR]`: every campaign's stage, deadline and who has sent orders."""
+"""`pbem status [--root DIR]`: every campaign's stage, deadline, who has sent orders, and the mail
+problems it waits on (a mailbox or mail server it cannot use)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def show(camp: Campaign) -> None:
     from pbem.rulesets import registry
     from pbem.stages import turns
     from pbem.stages.record import StageRecord
+    from pbem.tick.alarms import status_lines
 
     folder = camp.folder
     record = StageRecord.read(camp.state)
@@ -64,3 +66,5 @@ def show(camp: Campaign) -> None:
         mark = "sent " + subs[p.id]["received"] if p.id in subs else "waiting"
         print(f"  {p.id:<12} {p.faction_name or p.name:<16} {mark}")
     print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+    for line in status_lines(folder):      # a broken mailbox or server: the campaign waits for it
+        print(f"  {line}")

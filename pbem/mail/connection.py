@@ -127,7 +127,9 @@ class ServerSpec:
         if self.password_env:
             value = os.environ.get(self.password_env)
             if value is None:
-                raise MailUnavailable(f"{self.where}: the environment variable {self.password_env} is not set")
+                raise MailUnavailable(f"{self.where}: the environment variable {self.password_env} is not set; "
+                                      f"set {self.password_env} to the password of {self.user or 'the server'} "
+                                      "where the tick runs (the crontab or cron/pbem-tick)")
             return value
         if self.password_file is None:
             return ""
