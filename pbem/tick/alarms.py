@@ -34,8 +34,9 @@ WHAT = {"inbox": "its inbox cannot be read, mail stays on the server",
         "outbox": "its mail cannot be sent, it stays queued"}
 """What each kind of problem means for the campaign, as the log, the alert and `pbem status` say it."""
 SUBJECT = {"inbox": "cannot read its mail", "outbox": "cannot send mail"}
-_VOLATILE = re.compile(r" \((?:after \d+ attempts|earlier in this run)\)")
-"""Parts of a problem's text that change from one tick to the next without making it another problem."""
+_VOLATILE = re.compile(r" \((?:after \d+ attempts|earlier in this run|[\d.+ ]+ secs)\)")
+"""Parts of a problem's text that change from one tick to the next without making it another
+problem: the attempts, and the time Dovecot took, which it adds to a refusal ("(0.001 + 0.000 secs)")."""
 
 
 @dataclass
@@ -82,7 +83,7 @@ class MailAlarms:
         settings = self.camp.settings
         reply = Reply(f"mail-problem/{kind}/{key}/{since}", (settings.gm.email,),
                       f"[{self.camp.name}] {SUBJECT[kind]}", "mail_problem",
-                      {"campaign": settings, "kind": kind, "what": WHAT[kind], "problem": problem,
+                      {"campaign": settings, "kind": kind, "subject": SUBJECT[kind], "problem": problem,
                        "now": self.now}, auto_reply=False)
         return build_mail(self.camp, self.ruleset, reply, self.now)
 
