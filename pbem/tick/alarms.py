@@ -30,8 +30,8 @@ from pbem.state.store import StoreError, read_toml, write_toml
 from pbem.tick.log import TickLog
 
 RECORD = ".mail_problems.toml"
-WHAT = {"inbox": "its inbox cannot be read, mail stays on the server",
-        "outbox": "its mail cannot be sent, it stays queued"}
+WHAT = {"inbox": "inbox unavailable, mail stays on the server",
+        "outbox": "mail cannot be sent, it stays queued"}
 """What each kind of problem means for the campaign, as the log, the alert and `pbem status` say it."""
 SUBJECT = {"inbox": "cannot read its mail", "outbox": "cannot send mail"}
 _VOLATILE = re.compile(r" \((?:after \d+ attempts|earlier in this run|[\d.+ ]+ secs)\)")
