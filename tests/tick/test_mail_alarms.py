@@ -13,21 +13,7 @@ import pytest
 
 from pbem.cli import main
 from pbem.state.campaign import Campaign
-from tests.mail.conftest import (  # noqa: F401 (fixtures, used by name)
-    IMAP_ENV,
-    USERS,
-    Relay,
-    append,
-    campaign,
-    dovecot,
-    later,
-    mailbox,
-    new_run,
-    passwords,
-    red,
-    relay,
-    text_of,
-)
+from tests.mail.conftest import IMAP_ENV, USERS, Relay, append, later, mailbox, red, text_of
 from tests.mail.mailservers import Dovecot
 
 pytestmark = pytest.mark.mailserver
