@@ -2,18 +2,34 @@
 variable, a mistyped folder or an SMTP server that is down is a counted problem line of
 `pbem tick --log`, exit status 3, one GM alert per problem by the mail that still works (kept
 queued until the SMTP server heals), shown by `pbem status`, and news again once it healed
-(pbem/tick/alarms.py). Through the CLI against the real Dovecot and aiosmtpd relay."""
+(pbem/tick/alarms.py); a shared mailbox (pbem.toml) that cannot be read is told to each GM of it.
+Through the CLI against the real Dovecot and aiosmtpd relay."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+import tomli_w
 
 from pbem.cli import main
 from pbem.state.campaign import Campaign
-from tests.mail.conftest import IMAP_ENV, USERS, Relay, append, later, mailbox, red, text_of
+from tests.mail.conftest import (
+    IMAP_ENV,
+    ORDERS_BOX,
+    USERS,
+    Relay,
+    append,
+    imap_spec,
+    later,
+    mailbox,
+    make_campaign,
+    red,
+    smtp_spec,
+    text_of,
+)
 from tests.mail.mailservers import Dovecot
 
 pytestmark = pytest.mark.mailserver
@@ -132,3 +148,26 @@ def test_a_tick_that_meets_a_broken_mailbox_and_a_broken_server_says_both(
     code, out, err = tick()                            # the inbox alert goes once the server heals
     assert code == 3 and "1 problem(s)" in out
     assert len(alerts(dovecot)) == 2
+
+
+@pytest.mark.usefixtures("passwords")
+def test_a_shared_mailbox_that_cannot_be_read_alerts_each_gm_of_it_once(
+        dovecot: Dovecot, relay: Relay, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "campaigns"
+    root.mkdir()
+    (root / "pbem.toml").write_text(tomli_w.dumps(
+        {"address": ORDERS_BOX, "transport": {"inbox": imap_spec(dovecot), "outbox": smtp_spec(dovecot, relay)}}))
+    rift = make_campaign(root, "rift")
+    make_campaign(root, "vale")
+    tick = Ticks(rift, capsys)
+    wrong_password(rift, monkeypatch, True)
+    for _ in range(2):
+        code, out, err = tick()
+        assert code == 3 and "1 problem(s)" in out            # the mailbox is one problem, however many share it
+        [line] = err.splitlines()
+        assert "pbem.toml: MAIL PROBLEM: the shared mailbox cannot be read" in line and "AUTHENTICATIONFAILED" in line
+    told = alerts(dovecot)
+    assert len(told) == 2 and all("the shared mailbox of pbem.toml" in text for text in told)   # rift's and vale's
+    wrong_password(rift, monkeypatch, False)
+    assert tick()[0] == 0 and "mail problem" not in tick.status()
