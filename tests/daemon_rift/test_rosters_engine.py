@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import tomllib
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -324,3 +325,28 @@ def test_help_examples_use_the_readers_own_faction_prefix(tmp_path: Path) -> Non
     text = reply_to(run(camp), "h1")
     assert "G-1 H" in text and "G-1 M T5" in text and "R-1 H" not in text and "R-2 S R-1" not in text
     assert "ROLLOFF Red" in text
+
+
+# --- a GM result settles the result only: the sheets are still owed (issue 22, item 2) -------------
+
+def test_a_gm_result_leaves_the_sheets_window_open_until_both_sheets_are_in(battle: Campaign) -> None:
+    from pbem.stages.record import StageRecord
+
+    put(battle, "r1", RED + "RESULT 1 Red massacred\nU9 lost 3\n")          # both sheets refused
+    put(battle, "b1", BLUE + "RESULT 1 Blue\nU9 lost 1\n", sender=BOB)
+    due = StageRecord.read(battle.state).due
+    assert due is not None
+    camp = run(battle, due)                                                   # the reports differ: to the GM
+    assert camp.state["game"]["dr"]["phase"] == "battles" and camp.state["game"]["gm_needed"]
+    assert main(["result", str(camp.folder), "1", "Red", "massacre"]) == 0
+    camp = run(Campaign(camp.folder), due + timedelta(hours=1))
+    dr = camp.state["game"]["dr"]
+    assert dr["turn"] == 1 and dr["phase"] == "battles"                       # the sheets are still owed
+    assert {"red", "blue"} <= set(registry.get("daemon_rift").stage(turns.context(camp, due)).owing)
+    put(camp, "r2", RED + "SHEET 1\nU1 lost 11\nM1 killed\n", mid="r2b")
+    put(camp, "b2", BLUE + "SHEET 1\nPink Horrors lost 12\n", sender=BOB, mid="b2b")
+    camp = run(camp, due + timedelta(hours=2))
+    assert camp.state["game"]["dr"]["turn"] == 2
+    report = (camp.history(1) / "battles-battles.md").read_text()
+    assert "no post-battle sheet" not in report and "Battle 1: losses and experience" in report
+    assert [m["kind"] for m in entries(camp, "R-1")["U1"]["marks"]] == [MISSING]   # Red's sheet was used
