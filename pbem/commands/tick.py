@@ -9,12 +9,14 @@ import sys
 from datetime import UTC
 from pathlib import Path
 
+from pbem.commands._time import NOW_HELP
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", type=Path, default=Path("campaigns"),
                    help="the folder that holds the campaigns, or one campaign folder (default: campaigns)")
-    p.add_argument("--now", metavar="TIME", help="act as if it were this date and time, e.g. 2026-11-30T20:00 "
-                   "(for trying a campaign out)")
+    p.add_argument("--now", metavar="TIME", help=NOW_HELP + "; moves the clock of every campaign under --root, so "
+                   "give one campaign's folder to try that one out")
     quiet = p.add_mutually_exclusive_group()
     quiet.add_argument("--quiet", action="store_true", help="print only problems, on stderr (for cron)")
     quiet.add_argument("--log", action="store_true",

@@ -350,3 +350,19 @@ def test_a_gm_result_leaves_the_sheets_window_open_until_both_sheets_are_in(batt
     report = (camp.history(1) / "battles-battles.md").read_text()
     assert "no post-battle sheet" not in report and "Battle 1: losses and experience" in report
     assert [m["kind"] for m in entries(camp, "R-1")["U1"]["marks"]] == [MISSING]   # Red's sheet was used
+
+
+def test_pbem_approve_takes_several_players_by_name_as_well_as_tokens(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + "LIST R-1 Ironjaws\nARTILLERY R-1 no\nFAST R-1 no\n" + RED_ARMY + "\n")
+    put(camp, "l2", BLUE + "LIST B-1 Flamers\nARTILLERY B-1 no\nFAST B-1 no\n" + BLUE_ARMY + "\n", sender=BOB)
+    camp = run(camp)
+    put(camp, "g1", f"GM {SECRETS['gm']}\nRESOLVE\n", sender="GM <gm@test.localhost>")
+    camp = run(camp)
+    assert main(["approve", str(camp.folder), "Alice", "blue"]) == 0
+    assert capsys.readouterr().out.strip().startswith("R-1 approved; B-1 approved")
+    lists = Campaign(camp.folder).state["game"]["dr"]["lists"]
+    assert lists["R-1"]["approved"] and lists["B-1"]["approved"]
+    assert main(["approve", str(camp.folder), "Zed"]) == 1
+    assert "“Zed” names no player" in capsys.readouterr().out
