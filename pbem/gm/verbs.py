@@ -215,6 +215,7 @@ def finish(desk: Desk, words: Words) -> str:
     """FINISH [reason] (`pbem end`): the rule system's end hook makes the game over; its final
     report goes out now. (Not END: a line `END` closes a mail's orders, pbem/intake/envelope.py.)"""
     res = desk.ruleset.end(desk.context(), " ".join(words))
+    turns.snapshot_before_end(desk.camp, desk.record.turn)       # what a rollback returns to
     desk.camp.state["game"] = res.game
     over = desk.stage()
     record = desk.record
