@@ -136,7 +136,8 @@ def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
     camp = campaign(tmp_path)
     dr = camp.state["game"]["dr"]
     dr["lists"]["R-2"].update(status="active", approved=False)
-    dr["tokens"]["R-2"] = {"id": "R-2", "faction": "R", "territory": "T1"}
+    dr["tokens"]["R-2"] = {"id": "R-2", "faction": "R", "territory": "T25"}
+    dr["control"].update({t: "R" for t in ("T24", "T55", "T25", "T26", "T54")})     # entitled to two lists
     camp.save()
     put(camp, "o1", RED + "R-1 H\nR-2 H\nLIST R-2 Ironjaws\nARTILLERY R-2 no\nFAST R-2 no\n" + RED_ARMY + "\n")
     put(camp, "o2", BLUE + "B-1 H\n", sender=BOB)
@@ -144,6 +145,9 @@ def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
     camp = run(camp)
     [alert] = [m for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
     assert 'List R-2 "Ironjaws"' in body(alert) and "APPROVE R-2" in body(alert)
+    [report] = [body(m) for m in outbox(camp, "alice") if "end of turn" in str(m["Subject"])]
+    assert "Red's 2250-point list for R-2 is sent and awaiting the game master's approval." in report
+    assert "must register a 2250-point list for R-2" not in report
     assert main(["status", "--root", str(camp.folder.parent)]) == 0
     assert "waiting for the GM: approve the list of R-2: APPROVE R-2" in capsys.readouterr().out
 
