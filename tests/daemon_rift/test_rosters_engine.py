@@ -148,6 +148,14 @@ def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
     [report] = [body(m) for m in outbox(camp, "alice") if "end of turn" in str(m["Subject"])]
     assert "Red's 2250-point list for R-2 is sent and awaiting the game master's approval." in report
     assert "must register a 2250-point list for R-2" not in report
+    put(camp, "t2a", RED + "R-1 H\nR-2 H\n")                    # turn 2: the GM has not approved R-2 yet
+    put(camp, "t2b", BLUE + "B-1 H\n", sender=BOB)
+    put(camp, "t2c", GREEN + "G-1 H\n", sender=CAROL)
+    camp = run(camp, T0 + timedelta(hours=2))
+    assert camp.state["game"]["dr"]["turn"] == 3
+    again = [body(m) for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])][1:]
+    assert any("Still waiting for you as Turn 3: orders opens: approve the list of R-2: APPROVE R-2" in a
+               for a in again)
     assert main(["status", "--root", str(camp.folder.parent)]) == 0
     assert "waiting for the GM: approve the list of R-2: APPROVE R-2" in capsys.readouterr().out
 
