@@ -63,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for warning in warnings(args.ruleset, map_name, players):
         print(f"pbem new: warning: {warning}", file=sys.stderr)
-    print(f"created {camp.folder} on the map {camp.settings.map}; the welcome mails, one with each secret, go out at the next "
-          f"`pbem tick --root {args.root}` (fix the address in campaign.toml first if it is not right)")
+    print(f"created {camp.folder} on the map {camp.settings.map}; the welcome mails, one with each secret, go out "
+          f"at the next `pbem tick --root {args.root}` (fix the address in campaign.toml first if it is not right)")
     return 0

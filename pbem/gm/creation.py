@@ -171,8 +171,9 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     name and renamed into place only once complete (welcome mails owed): a failure leaves no
     half-made campaign whose secrets are lost. `fixed_secrets` (player id -> secret) is for the
     demo, whose sample mails are signed. `address` and `timezone` replace the defaults
-    (the shared mailbox's address of a pbem.toml in `root`, else NAME@pbem.localhost; UTC). `position` starts the game there instead of at the rule system's
-    opening (`pbem new --position`). Raises CreationError naming every problem."""
+    (the shared mailbox's address of a pbem.toml in `root`, else NAME@pbem.localhost; UTC).
+    `position` starts the game there instead of at the rule system's opening (`pbem new --position`).
+    Raises CreationError naming every problem."""
     problems = argument_problems(root, name, ruleset_name, players, gm_email, address=address, timezone=timezone)
     if problems:
         raise CreationError(problems)
@@ -245,7 +246,7 @@ def choose_map(ruleset_name: str, map_name: str, count: int) -> tuple[str, list[
         ruleset = registry.get(ruleset_name)
     except KeyError:
         return map_name, []                         # argument_problems names the rule system
-    sized = sorted(((seats, m != ruleset.default_map, m) for m in ruleset.ready_maps() if (seats := map_seats(m))))
+    sized = sorted((seats, m != ruleset.default_map, m) for m in ruleset.ready_maps() if (seats := map_seats(m)))
     fits = [(seats, m) for seats, _, m in sized if seats >= count]
     shown_fits = ", ".join(f"{m} ({seats} players)" for seats, m in fits)
     if map_name:

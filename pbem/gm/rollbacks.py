@@ -34,8 +34,9 @@ class RolledBack:
 
 def roll_back(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> RolledBack:
     """Restore the start of the previous turn (of a campaign the GM ended, the state just before
-    the end) and queue the notice. Raises ValueError when there is no earlier turn. The caller saves the campaign (after the notice is queued, so a
-    crash before the save re-runs the same rollback and makes the same mail keys)."""
+    the end) and queue the notice. Raises ValueError when there is no earlier turn. The caller
+    saves the campaign (after the notice is queued, so a crash before the save re-runs the same
+    rollback and makes the same mail keys)."""
     undone = StageRecord.read(camp.state).title
     over = ruleset.stage(turns.context(camp, now)).over
     unended = turns.undo_end(camp) if over else None        # `pbem end` undone: back to just before it
