@@ -1,4 +1,6 @@
-"""`pbem status [--root DIR]`: every campaign's stage, deadline and who has sent orders."""
+"""`pbem status [--root DIR]`: every campaign's stage, deadline, for each player owing orders
+nothing sent / sent with N rejected lines / ready / waiting (pbem.stages.readiness), and the mail
+problems it waits on (a mailbox or mail server it cannot use)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pbem.rulesets.base import Stage
     from pbem.state.campaign import Campaign
 
 
@@ -47,6 +50,7 @@ def show(camp: Campaign) -> None:
     from pbem.rulesets import registry
     from pbem.stages import turns
     from pbem.stages.record import StageRecord
+    from pbem.tick.alarms import status_lines
 
     folder = camp.folder
     record = StageRecord.read(camp.state)
@@ -55,7 +59,6 @@ def show(camp: Campaign) -> None:
               f"(`pbem rollback {camp.name}` returns to just before a `pbem end`)")
         print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
         return
-    subs = camp.state.get("submissions", {})
     deadline = camp.settings.schedule.show(record.due) if record.due else "-"
     print(f"{camp.name}: {record.title if record.started else 'not started'}; deadline {deadline}"
           + ("; PAUSED" if record.paused else ""))
@@ -63,9 +66,25 @@ def show(camp: Campaign) -> None:
         q = record.question
         print(f"  waiting for the GM: {q.text} -> pbem decide {camp.name} {q.key} "
               f"<{'|'.join(q.options) or 'choice'}>")
-    for task in registry.get(camp.settings.ruleset).gm_pending(turns.context(camp, datetime.now(UTC))):
+    ruleset = registry.get(camp.settings.ruleset)
+    ctx = turns.context(camp, datetime.now(UTC))
+    for task in ruleset.gm_pending(ctx):
         print(f"  waiting for the GM: {task}")
+    stage = ruleset.stage(ctx) if record.started else None
+    if record.started and camp.settings.schedule.early_close == "never":
+        print("  closes at the deadline only (schedule.early_close = \"never\")")
     for p in camp.settings.players:
-        mark = "sent " + subs[p.id]["received"] if p.id in subs else "waiting"
-        print(f"  {p.id:<12} {p.faction_name or p.name:<16} {mark}")
+        print(f"  {p.id:<12} {p.faction_name or p.name:<16} {_player_line(camp, p.id, stage)}")
     print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+    for line in status_lines(folder):      # a broken mailbox or server: the campaign waits for it
+        print(f"  {line}")
+
+
+def _player_line(camp: Campaign, player: str, stage: Stage | None) -> str:
+    """Nothing sent / sent with N rejected lines / ready / waiting, and when his orders came."""
+    from pbem.stages.readiness import readiness
+
+    if stage is None or player not in stage.owing:
+        return "owes nothing in this stage"
+    sub = camp.state.get("submissions", {}).get(player)
+    return readiness(camp.state, player, stage).shown() + (f" (received {sub['received']})" if sub else "")

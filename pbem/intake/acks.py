@@ -2,7 +2,8 @@
 
 The acknowledgement quotes what was accepted and what was not, the orders now on file with
 their receipt, what is still missing and what to send by when; HELP and STATUS add the rule
-system's help and status. Engine commands (CLEAR, PASSWORD) act here too.
+system's help and status, and one line on whether the stage may close early on the player
+(pbem.stages.readiness). Engine commands (CLEAR, READY, WAIT, PASSWORD) act here too.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pbem.kit.orders import InvalidOrder, OrderProblem
 from pbem.kit.prose import prose_note
 from pbem.mail.message import Submission
 from pbem.rulesets.base import AnyRuleset, Context, Parsed, Stage
+from pbem.stages import readiness
 from pbem.stages.record import StageRecord
 from pbem.state import credentials
 from pbem.state.campaign import Campaign, Player
@@ -54,9 +56,9 @@ class PlayerMail:
     def handle(self) -> Outcome:
         notes: list[str] = []
         problems: list[OrderProblem] = list(self.env.problems)     # lines too long or too many: not read
-        for no, command in self.env.commands:
-            notes.extend(self.command(command, no, problems))
         stage = self.ruleset.stage(self.ctx)
+        for no, command in self.env.commands:
+            notes.extend(self.command(command, no, problems, stage))
         parsed = Parsed(payload={})
         if self.env.lines:
             parsed = self.orders(stage, notes)
@@ -68,7 +70,27 @@ class PlayerMail:
         if not self.env.lines and not self.env.commands and not self.env.problems:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in self.env.commands}
+        if (self.env.lines or self.env.problems) and self.reads_orders(stage):
+            self.mark(len({p.line_no for p in (*self.env.problems, *parsed.problems)}), "READY" in words)
         return Outcome([self.ack(stage, parsed, problems, notes, words)])
+
+    def reads_orders(self, stage: Stage) -> bool:
+        """Whether this mail's order lines were read against the stage (not frozen, owed)."""
+        return not held(self.camp) and self.player.id in stage.owing and not stage.over
+
+    def mark(self, rejected: int, ready: bool) -> None:
+        """Store what the tick needs to know whether he is ready (pbem.stages.readiness): the lines
+        of this mail of orders that were rejected, whether or not they replaced what is on file (he
+        is still fixing his orders), and what the rule system reports missing from those on file."""
+        entry = self.camp.state.get("submissions", {}).get(self.player.id)
+        if entry is not None:
+            missing = len(self.ruleset.missing(self.ctx, self.player, entry["payload"]))
+            for key, count in (("rejected", rejected), ("missing", missing)):
+                if count:
+                    entry[key] = count
+                else:
+                    entry.pop(key, None)
+        readiness.say(self.camp.state, self.player.id, "READY" if ready else "ORDERS")
 
     def orders(self, stage: Stage, notes: list[str]) -> Parsed:
         if held(self.camp):
@@ -95,13 +117,16 @@ class PlayerMail:
                                 "received": iso(self.now)}
         return parsed
 
-    def command(self, command: str, no: int, problems: list[OrderProblem]) -> list[str]:
+    def command(self, command: str, no: int, problems: list[OrderProblem], stage: Stage) -> list[str]:
         word, _, arg = command.partition(" ")
-        if word == "CLEAR" and held(self.camp):
+        if word in ("CLEAR", "READY", "WAIT") and held(self.camp):
             return [HELD]
         if word == "CLEAR":
             self.camp.state.setdefault("submissions", {}).pop(self.player.id, None)
+            readiness.forget(self.camp.state, self.player.id)
             return ["Your orders on file for this stage were withdrawn (CLEAR)."]
+        if word in ("READY", "WAIT"):
+            return [self.readiness_word(word, stage)]
         if word == "PASSWORD":
             weak = credentials.weak_reason(arg)
             if weak:
@@ -110,6 +135,29 @@ class PlayerMail:
             self.camp.auth.setdefault("secrets", {})[self.player.id] = credentials.hash_chosen(arg)
             return ["Your secret was changed. Use the new one from now on."]
         return []   # HELP and STATUS only shape the reply
+
+    def readiness_word(self, word: str, stage: Stage) -> str:
+        if not self.reads_orders(stage):
+            return f"{word}: nothing is expected from you in this stage ({stage.title}), so it changes nothing."
+        readiness.say(self.camp.state, self.player.id, word)
+        if word == "READY":
+            return "READY: you are ready, with the orders on file now; a new message of orders needs READY again."
+        return "WAIT: the stage will not close early on your account; send READY when you are done."
+
+    def readiness_line(self, stage: Stage) -> str:
+        """One line: is he ready for the stage to close early, and if not, why."""
+        if not self.reads_orders(stage):
+            return ""
+        when = self.camp.settings.schedule.show(self.ctx.deadline) if self.ctx.deadline else "its deadline"
+        if self.camp.settings.schedule.early_close == "never":
+            return f"This campaign closes each stage at its deadline, never earlier: {when}."
+        state = readiness.readiness(self.camp.state, self.player.id, stage)
+        if state.wait:
+            return f"You said WAIT: the stage stays open until {when} unless you send READY."
+        if state.ready:
+            return f"You are ready: the stage closes when everyone is, or on {when}."
+        return (f"The stage can close early once you are ready: {state.not_yet()}. Send orders without errors, "
+                "or READY to go with the orders on file.")
 
     def ack(self, stage: Stage, parsed: Parsed, problems: list[OrderProblem], notes: list[str],
             words: set[str]) -> Reply:
@@ -121,13 +169,19 @@ class PlayerMail:
             "accepted": parsed.accepted, "problems": sorted(problems + parsed.problems, key=lambda p: p.line_no),
             "on_file": ruleset.canonical(ctx, player, payload) if payload else [],
             "missing": ruleset.missing(ctx, player, payload) if player.id in stage.owing else [],
-            "receipt": on_file.get("receipt", ""), "notes": notes,
+            "receipt": on_file.get("receipt", ""), "notes": notes, "readiness": self.readiness_line(stage),
+            "closes_early": self.closes_early(stage),
             "help": ruleset.help_text(ctx, player) if "HELP" in words else "",
             "status": ruleset.status(ctx, player) if "STATUS" in words else {},
         }
         mask = reply_mask(self.camp, self.sub, player)
         shown = {key: masked(context[key], mask) for key in ("accepted", "problems", "notes")}
         return masked_subject(answer(self.camp, self.sub, self.now, "ack", context | shown), mask)
+
+    def closes_early(self, stage: Stage) -> bool:
+        """The stage may close before the deadline on him: he is ready and the campaign allows it."""
+        return (self.camp.settings.schedule.early_close != "never" and self.reads_orders(stage)
+                and readiness.readiness(self.camp.state, self.player.id, stage).ready)
 
 
 def held(camp: Campaign) -> bool:

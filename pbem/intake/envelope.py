@@ -7,7 +7,8 @@
     END                                        <- optional, alone on its line; nothing after it is read
 
 Engine commands, on a line of their own: HELP, STATUS, CLEAR (withdraw the
-orders on file), PASSWORD <new secret>. The game master signs with
+orders on file), READY (the stage may close early with the orders on file), WAIT (not before
+the deadline, until READY or CLEAR), PASSWORD <new secret>. The game master signs with
 `GM <secret>` instead of PLAYER. Envelope lines carry secrets and are never
 quoted back.
 
@@ -31,7 +32,7 @@ from pbem.kit.orders import MAX_ORDER_LINES, InvalidOrder, OrderProblem, signifi
 
 TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,47}", re.IGNORECASE)
-ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "PASSWORD")
+ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "READY", "WAIT", "PASSWORD")
 
 
 @dataclass

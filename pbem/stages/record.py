@@ -17,8 +17,9 @@ from typing import Any
 from pbem.kit.tomlio import from_data, to_data
 from pbem.state.schedule import iso, parse_time
 
-OPTIONAL = ("question", "decisions", "paused_at")
-"""Keys stored only when they hold something: no open question, no decisions, not paused."""
+OPTIONAL = ("question", "decisions", "paused_at", "ready", "wait")
+"""Keys stored only when they hold something: no open question, no decisions, not paused, nobody
+who said READY or WAIT."""
 
 
 @dataclass
@@ -46,6 +47,8 @@ class StageRecord:
     paused_at: str = ""
     question: Question = field(default_factory=Question)       # key "" when none waits
     decisions: dict[str, str] = field(default_factory=dict)     # the GM's answers for this stage
+    ready: list[str] = field(default_factory=list)    # players who said READY for the orders on file
+    wait: list[str] = field(default_factory=list)     # players who said WAIT: no early close until READY or CLEAR
 
     @classmethod
     def read(cls, state: MutableMapping[str, Any]) -> StageRecord:

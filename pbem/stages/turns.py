@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.kit import dice as dicemod
 from pbem.rulesets.base import AnyRuleset, Context, Stage
+from pbem.stages.readiness import readiness
 from pbem.stages.record import StageRecord
 from pbem.state.campaign import Campaign
 from pbem.state.schedule import iso, parse_time  # noqa: F401  (parse_time: callers read it from here)
@@ -70,12 +71,19 @@ def is_due(camp: Campaign, stage: Stage, now: datetime) -> bool:
         return True
     if stage.waiting_for_gm:
         return False
-    submitted = set(camp.state.get("submissions", {}))
+    return (record.due is not None and now >= record.due) or closes_early(camp, stage)
+
+
+def closes_early(camp: Campaign, stage: Stage) -> bool:
+    """Every player owing orders is ready (pbem.stages.readiness), unless the campaign keeps each
+    stage open to its deadline (`[schedule] early_close = "never"`)."""
+    if camp.settings.schedule.early_close == "never":
+        return False
+    owing = set(stage.owing).union(*stage.owing_any)
+    ready = {p for p in owing if readiness(camp.state, p, stage).ready}
     if stage.owing_any:
-        early = all(submitted & set(group) for group in stage.owing_any)
-    else:
-        early = bool(stage.owing) and set(stage.owing) <= submitted
-    return (record.due is not None and now >= record.due) or early
+        return all(ready & set(group) for group in stage.owing_any)
+    return bool(stage.owing) and set(stage.owing) <= ready
 
 
 def missing_players(camp: Campaign, stage: Stage) -> list[str]:

@@ -159,7 +159,8 @@ def _archive(table: Table) -> dict[str, Any]:
             "bbcode": table.boolean("bbcode"), "bbcode_tables": table.boolean("bbcode_tables")}
 
 
-SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\""}
+SCHEDULE_VALUES = {"timezone": "a time zone like \"Europe/Berlin\"", "at": "a local time like \"20:00\"",
+                   "early_close": "\"ready\" (close once every player is ready) or \"never\" (only at the deadline)"}
 DURATION = "a duration like \"7d\", \"36h\" or \"1d12h\""
 
 

@@ -8,6 +8,8 @@
     retreats = "2d"
     at = "20:00"                 # a deadline is moved to the next such local time
     reminder = "24h"             # remind players still owing orders this long before
+    early_close = "ready"        # a stage closes before its deadline once every player is ready;
+                                 # "never": only at the deadline (or when the GM resolves it)
 
 Times are stored as ISO 8601 in UTC and shown in the campaign's zone.
 """
@@ -41,12 +43,19 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
+NOT_WINDOWS = frozenset({"timezone", "at", "reminder", "early_close"})
+EARLY_CLOSE = ("ready", "never")
+"""`early_close`: "ready" closes a stage as soon as every player owing orders is ready (clean orders
+on file, or READY), "never" keeps every stage open to its deadline."""
+
+
 @dataclass(frozen=True)
 class Schedule:
     zone: ZoneInfo
     windows: dict[str, timedelta]
     at: time | None
     reminder: timedelta
+    early_close: str = "ready"
 
     @classmethod
     def from_settings(cls, raw: dict[str, str]) -> Schedule:
@@ -54,9 +63,12 @@ class Schedule:
             zone = ZoneInfo(raw.get("timezone", "UTC"))
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"schedule.timezone: unknown time zone {raw.get('timezone')!r}") from exc
-        windows = {k: parse_duration(v) for k, v in raw.items() if k not in {"timezone", "at", "reminder"}}
+        windows = {k: parse_duration(v) for k, v in raw.items() if k not in NOT_WINDOWS}
         at = time.fromisoformat(raw["at"]) if raw.get("at") else None
-        return cls(zone, windows, at, parse_duration(raw.get("reminder", "24h")))
+        early = raw.get("early_close", "ready")
+        if early not in EARLY_CLOSE:
+            raise ValueError(f"schedule.early_close: {early!r} is not one of {', '.join(EARLY_CLOSE)}")
+        return cls(zone, windows, at, parse_duration(raw.get("reminder", "24h")), early)
 
     def deadline(self, opened: datetime, window: str) -> datetime:
         """When a window opened at `opened` closes."""

@@ -29,6 +29,8 @@ def state_problems(raw: Mapping[str, Any]) -> list[str]:
         Table.of(sub, "payload")
         sub.text("receipt")
         sub.moment("received")
+        sub.integer("rejected", 0, least=0)
+        sub.integer("missing", 0, least=0)
     Table.of(state, "journal", " (message id -> what was done)")
     Table.of(state, "game", " (the rule system's state)")
     _times(Table.of(state, "replies", " (address -> times of automatic replies)"))
@@ -50,6 +52,8 @@ def _stage(stage: Table) -> None:
     stage.moment("deadline", required=True)
     stage.moment("paused_at")
     stage.integer("generation", 0, least=0)
+    stage.texts("ready", what="a list of player ids (they said READY)")
+    stage.texts("wait", what="a list of player ids (they said WAIT)")
     for flag in ("reminded", "force", "paused"):
         stage.boolean(flag)
     if "question" in stage:

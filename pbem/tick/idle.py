@@ -15,6 +15,7 @@ tick, which writes the record again.
 from __future__ import annotations
 
 import contextlib
+import os
 import tomllib
 from datetime import datetime
 from pathlib import Path
@@ -23,13 +24,13 @@ from typing import Any
 from pbem import __version__
 
 RECORD = ".idle.toml"
-WATCHED = ("campaign.toml", "state.toml", "auth.toml", "../pbem.toml", "private", "outbox/queue",
-           "posts/queue", "quarantine", "quarantine/released", "templates")
+WATCHED = ("campaign.toml", "state.toml", "auth.toml", "../pbem.toml", "private", "history", "outbox",
+           "outbox/queue", "posts/queue", "quarantine", "quarantine/released", "templates")
 """What a change of could give a campaign work; a folder's time changes when an entry comes or
 goes. Its own inbox's folders are added from the settings (`remember`)."""
-BUSY = ("private/welcome.toml", "quarantine/released", ".alerted.toml")
+BUSY = ("private/welcome.toml", "quarantine/released", ".alerted.toml", ".mail_problems.toml")
 """Files and folders whose presence alone means work: welcomes owed, released mail, a problem
-the GM was told about (its clearing needs a clean full tick)."""
+the GM was told about (pbem/tick/problems.py, pbem/tick/alarms.py: its clearing needs a full tick)."""
 
 
 def fingerprint(folder: Path, paths: tuple[str, ...]) -> dict[str, str]:
@@ -46,7 +47,7 @@ def _stamp(path: Path) -> str:
         stat = path.stat()
     except OSError:
         return "-"
-    return f"{stat.st_mtime_ns}:{stat.st_size}"
+    return f"{stat.st_mtime_ns}:{stat.st_size}:{stat.st_mode:o}:{stat.st_uid}"   # a chmod or chown is news too
 
 
 def skippable(folder: Path, now: datetime) -> bool:
@@ -60,6 +61,8 @@ def skippable(folder: Path, now: datetime) -> bool:
         return False
     if record.get("version") != __version__ or (wakes is not None and now >= wakes):
         return False
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return False            # a folder pbem cannot write: the full tick says so every time
     if any((folder / busy).exists() for busy in BUSY) or (folder.parent / f".{folder.name}.alerted.toml").exists():
         return False            # the second: a problem told from beside a folder pbem cannot write
     return bool(record.get("fingerprint") == fingerprint(folder, paths))

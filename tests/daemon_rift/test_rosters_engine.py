@@ -231,6 +231,7 @@ def test_dr_exp_11_choose_with_the_next_orders_before_the_briefing(tmp_path: Pat
     put(camp, "o1", RED + "R-1 M T25\nCHOOSE R-1 U2 S\nCHOOSE R-1 Black Orcs I\n")
     put(camp, "o2", BLUE + "B-1 M T25\n", sender=BOB)
     put(camp, "o3", GREEN + "G-1 H\n", sender=CAROL)
+    put(camp, "o4", RED + "READY\n")                  # line 3 was refused: Alice goes with what is on file
     camp = run(camp)
     text = reply_to(camp, "o1")
     assert "line 3" in text and "no open experience choice that offers S" in text

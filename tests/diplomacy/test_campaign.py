@@ -182,15 +182,34 @@ def test_help_explains_the_notation_and_the_replacement_rule(camp: Campaign) -> 
 # ---------------------------------------------------------------- movement and NMR
 
 
-def test_phase_resolves_early_when_every_power_has_sent_orders(camp: Campaign) -> None:
-    first = {"aus": "A VIE H", "eng": "F LON H", "fra": "A PAR - BUR", "ger": "A MUN H", "ita": "A ROM H",
-             "rus": "A MOS H", "tur": "A CON H"}
+HOLD_1901 = {"aus": "A VIE H\nA BUD H\nF TRI H", "eng": "F LON H\nF EDI H\nA LVP H",
+             "fra": "F BRE H\nA PAR H\nA MAR H", "ger": "F KIE H\nA BER H\nA MUN H",
+             "ita": "F NAP H\nA ROM H\nA VEN H", "rus": "A MOS H\nF SEV H\nA WAR H\nF STP/SC H",
+             "tur": "F ANK H\nA CON H\nA SMY H"}
+"""Every unit of Spring 1901 ordered: a power with these on file is ready for an early close."""
+
+
+def test_phase_resolves_early_when_every_power_has_sent_orders_for_every_unit(camp: Campaign) -> None:
+    first = HOLD_1901 | {"fra": "F BRE H\nA PAR - BUR\nA MAR H"}
     for pid, order in first.items():
         put(camp, f"m-{pid}", pid, order + "\n")
     camp = run(camp)
     assert camp.state["stage"]["title"] == "Fall 1901 movement"
     text = report(camp, 1, "movement-report")
     assert "`A PAR - BUR`: succeeds" in text and "No orders received" not in text
+
+
+def test_a_power_with_a_misspelt_order_is_not_done_until_it_says_ready(camp: Campaign) -> None:
+    for pid, orders in (HOLD_1901 | {"aus": "A VIE H\nF TRI H\nA BUD - Serbai"}).items():
+        put(camp, f"m-{pid}", pid, orders + "\n")
+    camp = run(camp)
+    assert camp.state["stage"]["title"] == "Spring 1901 movement"       # one good, one misspelt: not done
+    text = ack(camp, "aus", "m-aus")
+    assert "Serbai" in text and "The stage can close early once you are ready: 1 line was rejected" in text
+    put(camp, "ready-aus", "aus", "READY\n")
+    camp = run(camp, T0 + timedelta(hours=2))
+    assert camp.state["stage"]["title"] == "Fall 1901 movement"
+    assert "Austria: A BUD" in camp.state["game"]["units"]
 
 
 def test_nmr_units_hold_and_the_silent_powers_are_named_in_the_report(camp: Campaign) -> None:
@@ -230,6 +249,9 @@ def test_retreat_order_is_checked_at_once_and_the_retreat_moves_the_unit(camp: C
     camp = run(camp, T0 + timedelta(hours=2))
     text = ack(camp, "fra", "r1")
     assert "line 2 (illegal)" in text and "where the attacker came from" in text
+    assert camp.state["stage"]["kind"] == "retreats"                  # a line was rejected: not done yet
+    put(camp, "r2", "fra", "A BUR R PIC\n")
+    camp = run(camp, T0 + timedelta(hours=3))
     assert "France: A PIC" in camp.state["game"]["units"]
     assert camp.state["stage"]["kind"] == "adjustments"
 
@@ -385,8 +407,7 @@ def test_pbem_draw_on_the_command_line_ends_the_game_at_the_next_tick(camp: Camp
 def test_the_report_ending_a_turn_publishes_the_next_turns_commitment(camp: Campaign) -> None:
     """The turn secret revealed at a turn's end is checked against a commitment published before:
     the next turn's goes out with it (found by the season simulation, tests/season)."""
-    for pid, order in {"aus": "A VIE H", "eng": "F LON H", "fra": "A PAR H", "ger": "A MUN H", "ita": "A ROM H",
-                       "rus": "A MOS H", "tur": "A CON H"}.items():
+    for pid, order in HOLD_1901.items():
         put(camp, f"c-{pid}", pid, order + "\n")
     camp = run(camp)
     text = report(camp, 1, "movement-report")

@@ -248,7 +248,7 @@ def test_mk_the_documented_position_is_imported_mid_year_and_its_month_resolves_
     assert camp.state["stage"]["title"] == "Year 2, month 4: orders"
     seen: set[str] = set()
     assert sent(tmp_path, seen) == []              # the import's mails go out with the next tick
-    mail(tmp_path, "o-red", "red", "RED1 MOVE T38\nRED2 DEFEND")
+    mail(tmp_path, "o-red", "red", "RED1 MOVE T38")          # N = 1: a second order would be refused (not ready)
     mail(tmp_path, "o-blue", "blue", "BLUE1 DEFEND")
     mail(tmp_path, "o-green", "green", "GREEN1 DEFEND")
     tick(tmp_path / "campaigns", now + timedelta(hours=1))

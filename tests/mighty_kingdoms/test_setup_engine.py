@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email
 import shutil
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email import policy
 from pathlib import Path
 
@@ -86,3 +86,27 @@ def test_setup_plays_from_the_sample_mails_to_month_1(tmp_path: Path) -> None:
     assert (camp.history(0) / "dice.toml").exists()
     report = next(p for p in camp.history(0).glob("*.md") if "lists" in p.name)
     assert "Month 1 of year 1 begins" in report.read_text()
+
+
+def test_a_refused_army_list_keeps_window_s_open_and_the_report_says_refused(tmp_path: Path) -> None:
+    camp = demo(tmp_path)
+    tick(tmp_path / "campaigns", T0 + timedelta(hours=1))          # 00-opening: the roll-off opens window S
+    (tmp_path / "inbox").mkdir(exist_ok=True)
+    for name in ("01-red.eml", "02-blue.eml", "03-green.eml", "05-blue-ready.eml"):   # Cara's Giant, not resent
+        shutil.copy(SAMPLES / "01-setup" / name, tmp_path / "inbox" / name)
+    tick(tmp_path / "campaigns", T0 + timedelta(hours=2))
+    camp = Campaign(camp.folder)
+    assert RULESET.stage(ctx(camp)).kind == "setup"              # Cara's list was refused: she is not ready
+    ack = next(text for to, subject, text in mails(tmp_path) if "cara" in to and "Not accepted" in text)
+    assert "The stage can close early once you are ready: 1 line was rejected" in ack
+
+    deadline = datetime.fromisoformat(camp.state["stage"]["deadline"])
+    tick(tmp_path / "campaigns", deadline + timedelta(minutes=1))
+    camp = Campaign(camp.folder)
+    report = next(p for p in camp.history(0).glob("*.md") if "setup" in p.name and "opening" not in p.name)
+    text = report.read_text()
+    assert "Green Hold's army list was refused; the list is still owed (MK-PBM-1)." in text
+    assert "Green Hold sent no army list" not in text
+    alert = next(text for to, subject, text in mails(tmp_path) if "gm@players" in to and "(green)'s army" in text)
+    assert ("Green Hold (green)'s army list was refused (the list comes to 540 points, over the limit of 500; "
+            "U4 Giant: monsters are not allowed in this list)") in alert

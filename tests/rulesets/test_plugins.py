@@ -66,7 +66,7 @@ def test_every_built_in_entry_loads_as_what_its_group_needs() -> None:
 def test_names_list_the_default_first_then_the_others_alphabetically() -> None:
     assert plugins.INBOXES.names() == ["maildir", "eml", "imap"]
     assert plugins.TRANSPORTS.names() == ["maildir", "smtp"]
-    assert plugins.FORUMS.names() == ["folder", "discourse"]
+    assert plugins.FORUMS.names() == ["folder", "discord", "discourse"]
     assert registry.RULESETS.names() == ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms"]
 
 
@@ -106,7 +106,7 @@ def test_unknown_kinds_name_the_registered_ones(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"unknown inbox type 'pop3'; expected one of: maildir, eml, imap$"):
         open_inbox({"type": "pop3", "path": "x"}, tmp_path)
     assert forum_problems({"kind": "usenet"}, []) == [
-        "transport.forum.kind: 'usenet'; expected one of folder, discourse"]
+        "transport.forum.kind: 'usenet'; expected one of folder, discord, discourse"]
     assert forum_problems({"kind": "discourse"}, [])[:2] == [
         "transport.forum.url: the Discourse site's address, https://...",
         "transport.forum.topic: the campaign thread's topic id (a positive number)"]

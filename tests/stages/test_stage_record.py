@@ -54,3 +54,21 @@ def test_a_stage_record_edited_wrong_by_hand_is_named_before_it_is_read() -> Non
     problems = state_problems(bad)
     assert any(p.startswith("stage.generation: found") for p in problems)
     assert any(p.startswith("stage.paused_at: found") for p in problems)
+
+
+def test_ready_and_wait_are_stored_only_while_someone_said_them_and_checked_when_edited_by_hand() -> None:
+    from pbem.state.statecheck import state_problems
+
+    state: dict[str, Any] = {"stage": dict(STORED)}
+    record = StageRecord.read(state)
+    record.ready, record.wait = ["red"], ["blue"]
+    record.write(state)
+    assert (state["stage"]["ready"], state["stage"]["wait"]) == (["red"], ["blue"])
+    assert StageRecord.read(state) == record and not state_problems(state)
+    record.ready, record.wait = [], []
+    record.write(state)
+    assert state["stage"] == STORED
+    bad = {"stage": {**STORED, "wait": "blue"}, "submissions": {"red": {"payload": {}, "rejected": "one"}}}
+    problems = state_problems(bad)
+    assert any(p.startswith("stage.wait: found") for p in problems), problems
+    assert any(p.startswith("submissions.red.rejected: found") for p in problems), problems

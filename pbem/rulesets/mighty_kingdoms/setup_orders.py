@@ -25,6 +25,8 @@ from pbem.rulesets.mighty_kingdoms.setup import CAPITAL, Wish, layout_problem
 from pbem.rulesets.phases import Lines, Payload
 
 PLACEMENT = ("START", "RING", "ARMY")
+REFUSED = "refused_list"
+"""The payload key that keeps why a list sent was not taken: the report says "refused", not "sent none"."""
 LIST_WORDS = ("LIST",)
 PIECES = NameIndex({p: () for p in (*SETTLEMENTS, CONTROL)}, what="ring piece")
 WORDS = (*LIST_WORDS, *PLACEMENT, *standing.VERBS)     # every first word of a setup line but a unit's name
@@ -51,6 +53,7 @@ def parse(view: MKView, player: Player, lines: Lines, placement: bool = True) ->
     if unread:
         problems.append(IllegalOrder(f"army list not taken: {unread} unit line{'s' if unread > 1 else ''} could not "
                                      "be read; send the whole list again with every line right"))
+        payload[REFUSED] = f"{unread} unit line{'s' if unread > 1 else ''} could not be read"
         units = []
     taken = _army_list(view, payload, units, problems)
     if (units and not taken) or unread:
@@ -145,6 +148,7 @@ def _army_list(view: MKView, payload: dict[str, Any], units: list[tuple[int, str
         first_no, first = units[0]
         problems += [IllegalOrder(f"army list not taken: {reason}").at(first_no, first) for reason in wrong]
         payload.pop("name", None)
+        payload[REFUSED] = "; ".join(wrong)
         return []
     payload["units"] = [line for _, line in units]
     return units

@@ -98,8 +98,11 @@ def take_list(view: MKView, player: str, payload: Payload, section: Section) -> 
     if not payload.get("units"):
         if player not in state.setup.missing:
             state.setup.missing.append(player)
-        section.add(f"{name} sent no army list; the list is still owed (MK-PBM-1).")
-        return [f"{name} ({player}) has no army list: the deadline is extended for them. Settle it with "
+        refused = str(payload.get(setup_orders.REFUSED, ""))
+        section.add(f"{name}'s army list was refused; the list is still owed (MK-PBM-1)." if refused else
+                    f"{name} sent no army list; the list is still owed (MK-PBM-1).")
+        why = f"'s army list was refused ({refused})" if refused else " has no army list"
+        return [f"{name} ({player}){why}: the deadline is extended for them. Settle it with "
                 f"SETLIST {player} <unit> ; <unit> ... or NOARMY {player} if it never comes."]
     army = setup.raise_army(state, player, tile, payload["units"], str(payload.get("name", "")))
     del state.setup.army_at[player]
