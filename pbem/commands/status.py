@@ -54,6 +54,11 @@ def show(camp: Campaign) -> None:
 
     folder = camp.folder
     record = StageRecord.read(camp.state)
+    if record.started and registry.get(camp.settings.ruleset).stage(turns.context(camp, datetime.now(UTC))).over:
+        print(f"{camp.name}: the campaign is over ({record.title}); no orders are read and no deadline runs "
+              f"(`pbem rollback {camp.name}` returns to just before a `pbem end`)")
+        print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+        return
     deadline = camp.settings.schedule.show(record.due) if record.due else "-"
     print(f"{camp.name}: {record.title if record.started else 'not started'}; deadline {deadline}"
           + ("; PAUSED" if record.paused else ""))

@@ -8,6 +8,8 @@ import sys
 from datetime import UTC
 from pathlib import Path
 
+from pbem.commands._time import NOW_HELP
+
 EXIT_STATUSES = """exit status: 0 all went well; 1 a campaign (or the shared mailbox of pbem.toml) was not
 processed; 2 the campaigns folder does not exist (a typo in the crontab); 3 every campaign was
 processed, but a mailbox or mail server could not be used (a wrong password or folder, a missing
@@ -19,8 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog, p.formatter_class = EXIT_STATUSES, argparse.RawDescriptionHelpFormatter
     p.add_argument("--root", type=Path, default=Path("campaigns"),
                    help="the folder that holds the campaigns, or one campaign folder (default: campaigns)")
-    p.add_argument("--now", metavar="TIME", help="act as if it were this date and time, e.g. 2026-11-30T20:00 "
-                   "(for trying a campaign out)")
+    p.add_argument("--now", metavar="TIME", help=NOW_HELP + "; moves the clock of every campaign under --root, so "
+                   "give one campaign's folder to try that one out")
     quiet = p.add_mutually_exclusive_group()
     quiet.add_argument("--quiet", action="store_true", help="print only problems, on stderr (for cron)")
     quiet.add_argument("--log", action="store_true",
