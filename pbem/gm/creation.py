@@ -184,7 +184,8 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
     secrets |= fixed_secrets or {}
     data = _settings_table(root, name, ruleset, map_name, players, gm_email, secrets, schedule, transport, rules)
-    data["address"] = address.lower() or site_address(root) or data["address"]
+    shared = not (transport or {}).get("inbox")        # a campaign with a mailbox of its own keeps its address
+    data["address"] = address.lower() or (site_address(root) if shared else "") or data["address"]
     data["schedule"] = data["schedule"] | ({"timezone": timezone} if timezone else {})
     try:
         settings_from(data, root / name, root / name / "campaign.toml")
