@@ -23,9 +23,9 @@ def campaign_folder(args: argparse.Namespace) -> Path:
     return folder
 
 
-def gm_command(args: argparse.Namespace, words: list[str]) -> int:
+def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None = None) -> int:
     """Run a GM command under the campaign lock, as if mailed by the GM, and log it; the mails
-    it asks for are queued for the next tick."""
+    it asks for are queued for the next tick. `now` (default: the clock) for trying a campaign out."""
     from pbem.gm.desk import run
     from pbem.gm.verbs import Desk
     from pbem.rulesets import registry
@@ -35,7 +35,7 @@ def gm_command(args: argparse.Namespace, words: list[str]) -> int:
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
-        desk = Desk(camp, registry.get(camp.settings.ruleset), datetime.now(UTC))
+        desk = Desk(camp, registry.get(camp.settings.ruleset), now or datetime.now(UTC))
         text = run(desk, words)
         if desk.mailings:
             from pbem.delivery.mails import build_mail

@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 from pbem.errors import UserError
 
 EXAMPLES = "a duration like 2d, 12h or 1d12h, or a date and time like 2026-11-30T20:00"
+NOW_HELP = ("act as if it were this date and time, for trying a campaign out: UTC unless it has an offset, "
+            "e.g. 2026-11-30T20:00 (UTC) or 2026-11-30T20:00+01:00")
 
 
 def moment(text: str, option: str) -> datetime:

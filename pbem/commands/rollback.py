@@ -10,7 +10,8 @@ from pbem.commands._common import add_campaign, campaign_folder
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_campaign(p)
-    p.add_argument("--now", help="count the new deadline from this ISO time instead of now (testing)")
+    p.add_argument("--now", metavar="TIME", help="count the new deadline from this time instead of now (for "
+                   "trying a campaign out): UTC unless it has an offset, e.g. 2026-11-30T20:00+01:00")
 
 
 def run(args: argparse.Namespace) -> int:

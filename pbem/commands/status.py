@@ -1,5 +1,6 @@
-"""`pbem status [--root DIR]`: every campaign's stage, deadline and, for each player owing orders,
-nothing sent / sent with N rejected lines / ready / waiting (pbem.stages.readiness)."""
+"""`pbem status [--root DIR]`: every campaign's stage, deadline, for each player owing orders
+nothing sent / sent with N rejected lines / ready / waiting (pbem.stages.readiness), and the mail
+problems it waits on (a mailbox or mail server it cannot use)."""
 
 from __future__ import annotations
 
@@ -49,9 +50,15 @@ def show(camp: Campaign) -> None:
     from pbem.rulesets import registry
     from pbem.stages import turns
     from pbem.stages.record import StageRecord
+    from pbem.tick.alarms import status_lines
 
     folder = camp.folder
     record = StageRecord.read(camp.state)
+    if record.started and registry.get(camp.settings.ruleset).stage(turns.context(camp, datetime.now(UTC))).over:
+        print(f"{camp.name}: the campaign is over ({record.title}); no orders are read and no deadline runs "
+              f"(`pbem rollback {camp.name}` returns to just before a `pbem end`)")
+        print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+        return
     deadline = camp.settings.schedule.show(record.due) if record.due else "-"
     print(f"{camp.name}: {record.title if record.started else 'not started'}; deadline {deadline}"
           + ("; PAUSED" if record.paused else ""))
@@ -69,6 +76,8 @@ def show(camp: Campaign) -> None:
     for p in camp.settings.players:
         print(f"  {p.id:<12} {p.faction_name or p.name:<16} {_player_line(camp, p.id, stage)}")
     print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+    for line in status_lines(folder):      # a broken mailbox or server: the campaign waits for it
+        print(f"  {line}")
 
 
 def _player_line(camp: Campaign, player: str, stage: Stage | None) -> str:

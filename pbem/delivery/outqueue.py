@@ -53,10 +53,11 @@ def pending(folder: Path) -> list[Path]:
     return sorted(queue.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)) if queue.exists() else []
 
 
-def deliver(folder: Path, transport: Transport,
-            after_send: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
+def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None] | None = None,
+            on_unavailable: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
     """Send everything queued; returns (sent count, problems). Failed mail stays queued.
-    after_send(file name) runs between the hand-over and the note in sent.txt (a test seam)."""
+    after_send(file name) runs between the hand-over and the note in sent.txt (a test seam);
+    on_unavailable(what) when the server could not be used at all (the batch stops there)."""
     sent, problems = 0, list[str]()
     index = SentIndex(folder)
     try:
@@ -73,6 +74,8 @@ def deliver(folder: Path, transport: Transport,
             except MailUnavailable as exc:
                 waiting = len(queued) - sent - len(problems)
                 problems.append(f"{exc}; {waiting} mail(s) wait for the next tick")
+                if on_unavailable is not None:
+                    on_unavailable(str(exc))
                 break
             except (OSError, RuntimeError, ValueError) as exc:
                 problems.append(f"{path.name}: {exc}")

@@ -26,6 +26,7 @@ from pbem.state import credentials
 from pbem.state.campaign import NAME_RE, Campaign, settings_from
 from pbem.state.checks import SettingsError, email_problem
 from pbem.state.site import FILE as SITE_FILE
+from pbem.state.site import load_site
 from pbem.state.store import write_toml
 
 __all__ = ["CreationError", "NewPlayer", "create", "welcome_replies", "welcome_reply"]
@@ -170,8 +171,9 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     name and renamed into place only once complete (welcome mails owed): a failure leaves no
     half-made campaign whose secrets are lost. `fixed_secrets` (player id -> secret) is for the
     demo, whose sample mails are signed. `address` and `timezone` replace the defaults
-    (NAME@pbem.localhost, UTC). `position` starts the game there instead of at the rule system's
-    opening (`pbem new --position`). Raises CreationError naming every problem."""
+    (the shared mailbox's address of a pbem.toml in `root`, else NAME@pbem.localhost; UTC).
+    `position` starts the game there instead of at the rule system's opening (`pbem new --position`).
+    Raises CreationError naming every problem."""
     problems = argument_problems(root, name, ruleset_name, players, gm_email, address=address, timezone=timezone)
     if problems:
         raise CreationError(problems)
@@ -182,7 +184,8 @@ def create(root: Path, name: str, ruleset_name: str, map_name: str, players: lis
     secrets = {p.id: credentials.generate() for p in players} | {"gm": credentials.generate()}
     secrets |= fixed_secrets or {}
     data = _settings_table(root, name, ruleset, map_name, players, gm_email, secrets, schedule, transport, rules)
-    data["address"] = address.lower() or data["address"]
+    shared = not (transport or {}).get("inbox")        # a campaign with a mailbox of its own keeps its address
+    data["address"] = address.lower() or (site_address(root) if shared else "") or data["address"]
     data["schedule"] = data["schedule"] | ({"timezone": timezone} if timezone else {})
     try:
         settings_from(data, root / name, root / name / "campaign.toml")
@@ -233,6 +236,47 @@ def warnings(ruleset_name: str, map_name: str, players: list[NewPlayer]) -> list
         found.append(f"{len(players)} player(s) on a map for {seats}: the {seats - len(players)} seat(s) "
                      "nobody takes stay empty (add --player to fill them)")
     return found
+
+
+def choose_map(ruleset_name: str, map_name: str, count: int) -> tuple[str, list[str]]:
+    """The map `pbem new` uses and what keeps it from fitting: the map named, or else the smallest
+    ready-made map of the rule system drawn for at least `count` players (its default first among
+    equals). A ready-made map drawn for fewer, or no map big enough, is a problem naming the maps
+    that fit (or the largest there is)."""
+    try:
+        ruleset = registry.get(ruleset_name)
+    except KeyError:
+        return map_name, []                         # argument_problems names the rule system
+    sized = sorted((seats, m != ruleset.default_map, m) for m in ruleset.ready_maps() if (seats := map_seats(m)))
+    fits = [(seats, m) for seats, _, m in sized if seats >= count]
+    shown_fits = ", ".join(f"{m} ({seats} players)" for seats, m in fits)
+    if map_name:
+        seats = map_seats(map_name) if map_name in ruleset.ready_maps() else 0
+        if 0 < seats < count:
+            return map_name, [f"--map {map_name} is drawn for {seats} players, not {count}; "
+                              + (f"maps that fit: {shown_fits}" if fits else _none_fits(ruleset.title, sized, count))]
+        return map_name, []
+    if fits:
+        return fits[0][1], []
+    if not sized:                                   # no ready-made map says its size: the rule system's own
+        return ruleset.default_map, []
+    return ruleset.default_map, [f"map: {_none_fits(ruleset.title, sized, count)}"]
+
+
+def _none_fits(title: str, sized: list[tuple[int, bool, str]], count: int) -> str:
+    largest = ", ".join(f"{m} ({seats} players)" for seats, _, m in sized)
+    return (f"no ready-made {title} map is drawn for {count} players (there are {largest}); draw one "
+            "(rules/maps/README.md) and give its file with --map")
+
+
+def site_address(root: Path) -> str:
+    """The shared mailbox's address of a pbem.toml in `root` ("" without one): the address every
+    campaign under it is written to (the subject tag tells them apart)."""
+    try:
+        site = load_site(root)
+    except SettingsError as exc:
+        raise CreationError([f"{SITE_FILE}: {p}" for p in exc.problems]) from exc
+    return site.address if site is not None else ""
 
 
 def map_seats(map_name: str) -> int:

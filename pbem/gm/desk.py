@@ -9,6 +9,7 @@ for the turn report, and listed by HELP. A GM's mail (`GM <secret>` and a comman
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -85,10 +86,20 @@ def _rule_system_verb(desk: Desk, name: str, words: list[str]) -> str:
     if name not in desk.ruleset.verbs(ctx):
         known = ", ".join(v.name for v in open_verbs(desk))
         shown = name or "(none)"
-        raise ValueError(f"unknown GM command {shown}; open now: {known} (HELP shows how to write each)")
+        raise ValueError(f"unknown GM command {shown}{_did_you_mean(desk, name)}; open now: {known} "
+                         "(HELP shows how to write each)")
     game, text = desk.ruleset.gm_command(ctx, words)
     desk.camp.state["game"] = game
     return text
+
+
+def _did_you_mean(desk: Desk, name: str) -> str:
+    """The closest verb by spelling (APROVE, EXTNED), among those open now first, then all."""
+    opened = [v.name for v in open_verbs(desk)]
+    every = opened + [v for v in BY_NAME if v not in opened]
+    close = difflib.get_close_matches(name, opened, n=1, cutoff=0.6) or \
+        difflib.get_close_matches(name, every, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if name and close else ""
 
 
 def take_mail(camp: Campaign, ruleset: AnyRuleset, now: datetime, mailings: list[Reply], sub: Submission,

@@ -33,11 +33,14 @@ class RolledBack:
 
 
 def roll_back(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> RolledBack:
-    """Restore the start of the previous turn and queue the notice. Raises ValueError when
-    there is no earlier turn. The caller saves the campaign (after the notice is queued, so a
-    crash before the save re-runs the same rollback and makes the same mail keys)."""
+    """Restore the start of the previous turn (of a campaign the GM ended, the state just before
+    the end) and queue the notice. Raises ValueError when there is no earlier turn. The caller
+    saves the campaign (after the notice is queued, so a crash before the save re-runs the same
+    rollback and makes the same mail keys)."""
     undone = StageRecord.read(camp.state).title
-    turn = turns.rollback(camp)
+    over = ruleset.stage(turns.context(camp, now)).over
+    unended = turns.undo_end(camp) if over else None        # `pbem end` undone: back to just before it
+    turn = unended if unended is not None else turns.rollback(camp)
     stage = turns.reopen(camp, ruleset, now)
     record = StageRecord.read(camp.state)
     assert record.due is not None            # reopen() just set it

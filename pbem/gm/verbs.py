@@ -71,22 +71,44 @@ def resolve(desk: Desk, words: Words) -> str:
     record = desk.record
     record.force = True
     record.write(desk.camp.state)
-    return "the current stage will be resolved now"
+    due = f", not waiting for its deadline {desk.camp.settings.schedule.show(record.due)}" if record.due else ""
+    return (f"{record.title or 'the current stage'} is resolved at the next tick{due}, with the orders on file; "
+            "nobody is mailed now: everyone gets the stage's report then")
 
 
 def extend(desk: Desk, words: Words) -> str:
     _arity(words, "EXTEND <duration|time>", 1, 1)
-    record = desk.record
+    record, schedule = desk.record, desk.camp.settings.schedule
     try:
         if record.due is None:
             raise ValueError("no deadline to add to")
         new = record.due + parse_duration(words[0])
     except ValueError:
-        new = parse_time(words[0])
+        new = _typed_time(desk, words[0])
+    if new <= desk.now:
+        raise ValueError(f"{schedule.show(new)} is already past (it is {schedule.show(desk.now)} now): give a "
+                         "later time, or a duration to add to the deadline such as 2d")
+    before = record.due
     record.due, record.reminded = new, False
     record.write(desk.camp.state)
-    desk.mailings += _extended_mails(desk, record, new)
-    return f"deadline moved to {desk.camp.settings.schedule.show(new)}; the players who owe orders are told"
+    told = _extended_mails(desk, record, new)
+    desk.mailings += told
+    was = f" from {schedule.show(before)}" if before is not None else ""
+    return f"deadline of {record.title or 'the stage'} moved{was} to {schedule.show(new)}; {_told(desk, told)}"
+
+
+def _typed_time(desk: Desk, text: str) -> datetime:
+    try:
+        return desk.camp.settings.schedule.local_time(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is neither a duration (2d, 12h) nor a date and time (2026-11-30T20:00, "
+                         "read in the campaign's time zone unless it has an offset)") from None
+
+
+def _told(desk: Desk, mails: Sequence[Reply]) -> str:
+    """Whom the GM's command mailed, by name: the GM's answer says exactly who hears of it."""
+    names = [p.name for p in desk.camp.settings.players if any(p.email in m.to for m in mails)]
+    return f"told by mail at the next tick: {', '.join(names)}" if names else "nobody is mailed (nobody owes orders)"
 
 
 def _extended_mails(desk: Desk, record: StageRecord, deadline: datetime) -> list[Reply]:
@@ -110,7 +132,19 @@ def pause(desk: Desk, words: Words) -> str:
         raise ValueError("the campaign is already paused (RESUME goes on)")
     record.paused, record.paused_at = True, iso(desk.now)
     record.write(desk.camp.state)
-    return "campaign paused: no reminders and no deadline passes until RESUME"
+    told = _paused_mails(desk, record)
+    desk.mailings += told
+    return f"campaign paused: no reminders and no deadline passes until RESUME; {_told(desk, told)}"
+
+
+def _paused_mails(desk: Desk, record: StageRecord) -> list[Reply]:
+    """Every player hears that the clock stopped, so nobody rushes orders for a deadline that waits."""
+    settings = desk.camp.settings
+    key = f"paused/g{record.generation}/{record.kind}/{iso(desk.now)}"
+    context = {"campaign": settings, "schedule": settings.schedule, "now": desk.now, "title": record.title}
+    return [Reply(f"{key}/{p.id}", (p.email,), f"[{desk.camp.name}] paused by the game master", "paused",
+                  context | {"player": p}, auto_reply=False)
+            for p in settings.players]
 
 
 def resume(desk: Desk, words: Words) -> str:
@@ -122,11 +156,13 @@ def resume(desk: Desk, words: Words) -> str:
     record.paused, record.paused_at = False, ""
     if due is None or not since:
         record.write(desk.camp.state)
-        return "campaign resumed"
+        return "campaign resumed; nobody is mailed (no deadline was running)"
     record.due = due + max(desk.now - parse_time(since), timedelta(0))
     record.write(desk.camp.state)
-    desk.mailings += _resumed_mails(desk, record)
-    return f"campaign resumed; deadline moved to {desk.camp.settings.schedule.show(parse_time(record.deadline))}"
+    told = _resumed_mails(desk, record)
+    desk.mailings += told
+    shown = desk.camp.settings.schedule.show(parse_time(record.deadline))
+    return f"campaign resumed; deadline moved to {shown} (by the time paused); {_told(desk, told)}"
 
 
 def _resumed_mails(desk: Desk, record: StageRecord) -> list[Reply]:
@@ -179,6 +215,7 @@ def finish(desk: Desk, words: Words) -> str:
     """FINISH [reason] (`pbem end`): the rule system's end hook makes the game over; its final
     report goes out now. (Not END: a line `END` closes a mail's orders, pbem/intake/envelope.py.)"""
     res = desk.ruleset.end(desk.context(), " ".join(words))
+    turns.snapshot_before_end(desk.camp, desk.record.turn)       # what a rollback returns to
     desk.camp.state["game"] = res.game
     over = desk.stage()
     record = desk.record

@@ -29,6 +29,7 @@ from pbem.intake.masking import SecretMask
 from pbem.intake.quarantine import DONE, HELD, QUARANTINE_AFTER, RETRY, SKIP, Quarantine, unreadable, usable_sender
 from pbem.intake.throttle import Throttle
 from pbem.kit.texts import render
+from pbem.mail import MAIL_PROBLEM
 from pbem.mail.compose import Letterhead
 from pbem.mail.connection import MailUnavailable
 from pbem.mail.inbox import Inbox, open_inbox
@@ -78,6 +79,8 @@ class SharedIntake:
         self.active = {folder.name for folder in discover(root)} & self.sharing.keys()
         self.whole_site = Path(root).resolve() == site.root.resolve()
         self.unread: set[str] = set()
+        self.problem = ""
+        """Why the shared mailbox could not be read in this tick, if it could not."""
 
     @classmethod
     def of(cls, root: Path, now: datetime, log: Callable[[str], None], gm_mail: GMMail) -> SharedIntake | None:
@@ -159,7 +162,9 @@ class SharedIntake:
             store_all()
         except MailUnavailable as exc:
             store_all()                       # keep what was read; its marks may have to wait
-            self.log(f"shared mailbox: {exc}; its mail waits for the next tick")
+            self.log(f"pbem.toml: {MAIL_PROBLEM}: the shared mailbox cannot be read, its mail waits for the "
+                     f"next tick: {exc}")
+            self.problem = str(exc)
             self.unread |= self.active
         finally:
             inbox.close()

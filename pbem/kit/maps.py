@@ -141,6 +141,20 @@ def ready_made() -> list[str]:
     return sorted(p.stem for p in MAPS_DIR.glob("*.toml"))
 
 
+def ready_made_with(table: str) -> list[str]:
+    """The ready-made maps of one kind: those whose file has the top-level table `table`
+    (`territories`, `provinces`, `tiles`); a file that cannot be read is left out."""
+    out = []
+    for name in ready_made():
+        try:
+            data = tomllib.loads(map_path(name).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(data.get(table), dict):
+            out.append(name)
+    return out
+
+
 def read_map_file(path: Path) -> dict[str, Any]:
     """A map's TOML; a missing or unreadable file is a MapError naming it."""
     try:

@@ -6,7 +6,7 @@ so a rule system with fields of its own needs no change to campaign.py, creation
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.kit.text import shown, text_problem
@@ -64,3 +64,18 @@ def _known(fields: Mapping[str, PlayerField]) -> str:
     if not fields:
         return "it takes none"
     return "its fields: " + "; ".join(f"{name} ({spec.help})" for name, spec in fields.items())
+
+
+def named(words: Sequence[str], find: Callable[[str], str]) -> list[str]:
+    """The players a GM's words name, each by id or by a name of one or more words ("Red Realm",
+    "Anna"): `find` gives the player id of a text ("" when none); the longest run of words that
+    names a player is taken first. A word naming nobody raises ValueError."""
+    out, start = [], 0
+    while start < len(words):
+        end = next((e for e in range(len(words), start, -1) if find(" ".join(words[start:e]))), 0)
+        if not end:
+            raise ValueError(f"“{words[start]}” names no player")
+        found = find(" ".join(words[start:end]))
+        out += [] if found in out else [found]
+        start = end
+    return out

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import os
+import re
 import socket
 import ssl
 import threading
@@ -127,7 +128,9 @@ class ServerSpec:
         if self.password_env:
             value = os.environ.get(self.password_env)
             if value is None:
-                raise MailUnavailable(f"{self.where}: the environment variable {self.password_env} is not set")
+                raise MailUnavailable(f"{self.where}: the environment variable {self.password_env} is not set; "
+                                      f"set {self.password_env} to the password of {self.user or 'the server'} "
+                                      "where the tick runs (the crontab or cron/pbem-tick)")
             return value
         if self.password_file is None:
             return ""
@@ -215,7 +218,13 @@ def is_loopback(host: str) -> bool:
 
 
 def describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    """The error's type and text; a server's answer that imaplib quotes as Python bytes
+    (`[b'[AUTHENTICATIONFAILED] ...']`) is shown as the server said it."""
+    text = _BYTES_REPR.sub(lambda found: found.group(2), str(exc))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+_BYTES_REPR = re.compile(r"""\[?\bb(['"])(.*?)\1\]?(?=$|[\s,;:)])""")
 
 
 def _path(value: Any, base: Path) -> Path | None:

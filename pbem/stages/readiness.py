@@ -54,14 +54,14 @@ class Readiness:
         parts += [f"{self.missing} still missing"] if self.missing else []
         return "sent" + (" with " + " and ".join(parts) if parts else "")
 
-    def not_yet(self) -> str:
-        """Why he is not ready yet, for his acknowledgement ("1 line was rejected")."""
+    def not_yet(self, shown: str = "listed above") -> str:
+        """Why he is not ready yet ("1 line was rejected"); `shown`: where what is missing is listed."""
         if not self.sent:
             return "nothing is on file for you yet"
         reasons = [f"{_lines(self.rejected)} {'was' if self.rejected == 1 else 'were'} rejected"] \
             if self.rejected else []
         reasons += [f"{self.missing} {'thing is' if self.missing == 1 else 'things are'} still missing "
-                    "(listed above)"] if self.missing else []
+                    f"({shown})"] if self.missing else []
         return " and ".join(reasons)
 
 

@@ -241,6 +241,30 @@ def rollback(camp: Campaign) -> int:
     return target
 
 
+BEFORE_END = "before-end.toml"
+"""The state just before the GM ended the campaign (`pbem end`), kept in the turn's history:
+a rollback of an ended campaign returns there, not to the start of the turn before."""
+
+
+def snapshot_before_end(camp: Campaign, turn: int) -> None:
+    write_toml(camp.history(turn) / BEFORE_END, camp.state, header="# State just before the GM ended the campaign.")
+
+
+def undo_end(camp: Campaign) -> int | None:
+    """Restore the state just before `pbem end` (the journal and the generation counter kept, as a
+    rollback keeps them); the turn it is in, or None when the campaign was not ended by the GM."""
+    turn = StageRecord.read(camp.state).turn if "stage" in camp.state else 0
+    path = camp.history(turn) / BEFORE_END
+    if not path.exists():
+        return None
+    journal, counter = camp.state.get("journal", {}), generation(camp.state)
+    camp.state = read_toml(path)
+    camp.state["journal"] = {**camp.state.get("journal", {}), **journal}
+    camp.state["generation"] = max(counter, generation(camp.state))
+    shutil.move(str(path), str(path.with_name(f"before-end.rolled-back-{iso(datetime.now()).replace(':', '')}.toml")))
+    return turn
+
+
 def forget_secrets(camp: Campaign, first: int) -> None:
     """Drop the dice secrets of turn `first` and later: the next use draws new ones."""
     path = _secret_path(camp)

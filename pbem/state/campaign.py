@@ -275,12 +275,18 @@ def _extras(table: Table) -> dict[str, str]:
 
 
 def _check_unique(players: tuple[Player, ...], problems: list[str]) -> None:
-    seen: set[str] = set()
+    """Ids and token prefixes are one name space (a PLAYER line and an order both name them):
+    a clash names the field and both players, so the GM knows which value to change."""
+    seen: dict[str, str] = {}
     for p in players:
-        for key in {p.id.casefold(), p.faction.casefold()} - {""}:
-            if key in seen:
-                problems.append(f"players: {key!r} is used twice")
-            seen.add(key)
+        fields = {p.id.casefold(): f"the id of {p.id}"}
+        fields.setdefault(p.faction.casefold(), f"the token prefix (faction) of {p.id}")
+        for key, what in fields.items():
+            if key and key in seen:
+                problems.append(f"players: {key.upper() if 'prefix' in what else key!r} is {seen[key]} and also "
+                                f"{what}; give each player his own (a token prefix is the 5th part of --player, "
+                                "e.g. red,Alice,alice@example.org,Red,R)")
+            seen.setdefault(key, what)
 
 
 STATE_HEADER = "# Written by pbem; edit with care."

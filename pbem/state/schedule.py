@@ -81,6 +81,12 @@ class Schedule:
             fixed = datetime.combine(local.date() + timedelta(days=1), self.at, tzinfo=self.zone)
         return fixed.astimezone(UTC)
 
+    def local_time(self, text: str) -> datetime:
+        """A time the GM typed: with an offset (`+01:00`, `Z`) as written, without one in the
+        campaign's zone (a GM in Berlin writes Berlin time)."""
+        value = datetime.fromisoformat(text.strip())
+        return value if value.tzinfo else value.replace(tzinfo=self.zone)
+
     def show(self, moment: datetime) -> str:
         """`Sat 28 Nov 2026 20:00 CET` in the campaign's zone."""
         return moment.astimezone(self.zone).strftime("%a %d %b %Y %H:%M %Z")

@@ -19,6 +19,7 @@ from pbem.rulesets.base import AnyRuleset
 from pbem.state.campaign import Campaign
 from pbem.state.store import LockBusy, campaign_lock
 from pbem.tick import idle
+from pbem.tick.alarms import MailAlarms
 from pbem.tick.deliver import deliver_mail, publish_posts
 from pbem.tick.faults import Faults
 from pbem.tick.forum import intake_forum
@@ -37,16 +38,17 @@ def tick_busy(root: Path, folders: list[Path], now: datetime, faults: Faults | N
     unread = intake_shared(root, now, faults, log)
     for folder in folders:
         if not idle.skippable(folder, now):     # the shared mailbox may just have given it mail
-            run(folder, now, faults, log, mail_read=folder.name not in unread)
+            run(folder, now, faults, log, folder.name not in unread, unread.get(folder.name, ""))
     return log
 
 
-def run(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True) -> None:
+def run(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True,
+        shared_problem: str = "") -> None:
     """The campaign under its lock and behind its boundary: whatever it raises is logged on one
     line, its GM told once per distinct problem, and the next campaign runs."""
     try:
         with campaign_lock(folder, wait=False):
-            sleep = tick_campaign(folder, now, faults, log, mail_read)
+            sleep = tick_campaign(folder, now, faults, log, mail_read, shared_problem)
     except LockBusy as exc:
         log(f"{folder.name}: skipped, {exc}")
     except Exception as exc:       # the campaign's boundary: the next campaign runs
@@ -62,24 +64,28 @@ def run(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bo
             idle.remember(folder, *sleep)
 
 
-def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog,
-                  mail_read: bool = True) -> tuple[datetime | None, tuple[str, ...]] | None:
+def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mail_read: bool = True,
+                  shared_problem: str = "") -> tuple[datetime | None, tuple[str, ...]] | None:
     """The campaign's steps; returns when it next has something to do by itself and the inbox
-    folders to watch meanwhile (pbem/tick/idle.py), or None when it has work left."""
+    folders to watch meanwhile (pbem/tick/idle.py), or None when it has work left.
+    `shared_problem`: why the shared mailbox of pbem.toml could not be read, if it could not."""
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
+    alarms = MailAlarms(camp, ruleset, now, log)
+    if camp.settings.inbox.get("shared"):
+        alarms.shared(shared_problem, mail_read)
     if prune_journal(camp.state, now): camp.commit()    # noqa: E701 (the journal keeps what dedup needs)
     send_owed_welcomes(camp, now)          # first: a player's welcome comes before any answer to him
     forum_read = intake_forum(camp, ruleset, now, faults, log)
     intake_released(camp, ruleset, now, faults, log)
-    mail_read = intake_mail(camp, ruleset, now, faults, log) and mail_read
+    mail_read = intake_mail(camp, ruleset, now, faults, log, alarms) and mail_read
     if mail_read and forum_read:
         resolve_due(camp, ruleset, now, log)
         send_reminders(camp, ruleset, now, log)
     else:   # orders may be waiting in the mailbox or the forum: no deadline passes without them
         log(f"{camp.name}: mail or forum could not be read; nothing is resolved until they are")
     alert_template_problems(camp, ruleset, now)
-    deliver_mail(camp, log, faults)
+    deliver_mail(camp, log, faults, alarms)
     publish_posts(camp, faults, log, now)
     return sleep_of(camp, ruleset, now) if mail_read and forum_read else None
 

@@ -10,6 +10,7 @@ from pbem.forum.base import ForumError
 from pbem.forum.queue import pending_posts, publish_pending
 from pbem.mail.outbox import open_transport
 from pbem.state.campaign import Campaign, SettingsError
+from pbem.tick.alarms import MailAlarms
 from pbem.tick.faults import Faults
 from pbem.tick.log import TickLog
 
@@ -34,14 +35,21 @@ def publish_posts(camp: Campaign, faults: Faults, log: TickLog, now: datetime | 
         log(f"{camp.name}: posting failed, kept for retry: {problem}")
 
 
-def deliver_mail(camp: Campaign, log: TickLog, faults: Faults | None = None) -> None:
+def deliver_mail(camp: Campaign, log: TickLog, faults: Faults | None = None, alarms: MailAlarms | None = None) -> None:
+    """Hand the queued mail over; `alarms` learns whether the server took it or was unavailable."""
     try:
         transport = open_transport(camp.settings.outbox, camp.folder, log=log)
     except ValueError as exc:
         raise SettingsError(camp.folder / "campaign.toml", [f"transport.outbox: {exc}"]) from exc
-    sent, problems = deliver(camp.folder, transport, after_send=(faults or Faults()).hook_sent)
+    unavailable: list[str] = []
+    sent, problems = deliver(camp.folder, transport, after_send=(faults or Faults()).hook_sent,
+                             on_unavailable=unavailable.append)
     log.count("sent", sent)
     if sent:
         log(f"{camp.name}: delivered {sent} mail(s)")
     for problem in problems:
         log(f"{camp.name}: delivery failed, kept for retry: {problem}")
+    if alarms is not None and unavailable:
+        alarms.failed("outbox", unavailable[0])
+    elif alarms is not None and sent:
+        alarms.worked("outbox")

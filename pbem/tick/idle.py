@@ -28,9 +28,9 @@ WATCHED = ("campaign.toml", "state.toml", "auth.toml", "../pbem.toml", "private"
            "outbox/queue", "posts/queue", "quarantine", "quarantine/released", "templates")
 """What a change of could give a campaign work; a folder's time changes when an entry comes or
 goes. Its own inbox's folders are added from the settings (`remember`)."""
-BUSY = ("private/welcome.toml", "quarantine/released", ".alerted.toml")
+BUSY = ("private/welcome.toml", "quarantine/released", ".alerted.toml", ".mail_problems.toml")
 """Files and folders whose presence alone means work: welcomes owed, released mail, a problem
-the GM was told about (its clearing needs a clean full tick)."""
+the GM was told about (pbem/tick/problems.py, pbem/tick/alarms.py: its clearing needs a full tick)."""
 
 
 def fingerprint(folder: Path, paths: tuple[str, ...]) -> dict[str, str]:

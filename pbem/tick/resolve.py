@@ -37,6 +37,7 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     missing = turns.missing_players(camp, stage)
     dice = turns.stage_dice(camp, stage)
     gen = turns.stage_generation(camp)      # read before the next stage opens with a new one
+    owed = ruleset.gm_pending(ctx)          # what the GM owed before: asked again if the next stage still waits
     try:
         res = ruleset.resolve(ctx, submissions, dice)
     except GMDecisionNeeded as need:
@@ -57,7 +58,8 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     pictured: set[tuple[str, str]] = set()          # one picture per stage for each reader
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own, pictured)
-    alert_gm(camp, ruleset, Outcome(gm_alerts=res.gm_alerts), now, key=f"{stage_key(stage, gen)}/alert")
+    alerts = res.gm_alerts + still_owed(camp, ruleset, owed, new_stage, now)
+    alert_gm(camp, ruleset, Outcome(gm_alerts=alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
     camp.save()
@@ -65,6 +67,13 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
         write_archive(camp, ruleset, log)
     log.count("resolved")
     log(f"{camp.name}: resolved {stage.title}" + (f"; waiting for {', '.join(missing)} was over" if missing else ""))
+
+
+def still_owed(camp: Campaign, ruleset: AnyRuleset, owed: list[str], opened: Stage, now: datetime) -> list[str]:
+    """The GM's decisions owed before a stage resolved and owed still as the next opens: listed again
+    in the GM's mail of the new stage, so none is forgotten as the game moves on."""
+    still = [task for task in ruleset.gm_pending(turns.context(camp, now)) if task in owed]
+    return [f"Still waiting for you as {opened.title} opens: {task}" for task in still]
 
 
 def ask_gm(camp: Campaign, ruleset: AnyRuleset, stage: Stage, need: GMDecisionNeeded, now: datetime,

@@ -4,9 +4,12 @@ failure part-way leaves no half-made campaign whose secrets are lost and whose r
 
 from __future__ import annotations
 
+import email
 import resource
 import subprocess
 import sys
+from datetime import UTC, datetime
+from email import policy
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ import pytest
 from pbem.cli import main
 from pbem.delivery.welcome import owed
 from pbem.state.campaign import Campaign
+from pbem.tick.engine import tick
 
 WORKTREE = Path(__file__).resolve().parents[2]
 GOOD = ["--player", "red,Alice,alice@test.localhost,Red,R", "--player", "blue,Bob,bob@test.localhost,Blue,B"]
@@ -87,3 +91,72 @@ def test_a_failure_while_writing_leaves_no_half_made_campaign_and_the_retry_work
     camp = Campaign(root / "rift")
     assert len(owed(camp.folder)) == 3
     assert [p.name for p in root.iterdir()] == ["rift"]
+
+
+# -- the map, the rule systems, the address (issue 22, item 6) ----------------------------------------
+
+FOUR = ["--player", "red,Alice,alice@test.localhost,Red,R", "--player", "blue,Bob,bob@test.localhost,Blue,B",
+        "--player", "green,Carol,carol@test.localhost,Green,G", "--player", "yel,Dan,dan@test.localhost,Yellow,Y"]
+
+
+@pytest.mark.parametrize("ruleset, players, expected", [
+    ("mighty_kingdoms", FOUR, "mk_four_kingdoms"),
+    ("conquest", FOUR[:6], "three_crowns"),
+    ("conquest", FOUR, "four_marches"),
+    ("daemon_rift", GOOD, "rift_valley"),
+])
+def test_pbem_new_picks_the_smallest_ready_made_map_drawn_for_the_players(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], ruleset: str, players: list[str], expected: str) -> None:
+    assert new(tmp_path, "--ruleset", ruleset, players=players) == 0
+    assert Campaign(tmp_path / "rift").settings.map == expected
+    assert f"on the map {expected}" in capsys.readouterr().out
+
+
+def test_a_ready_made_map_too_small_is_refused_naming_the_maps_that_fit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert new(tmp_path, "--ruleset", "mighty_kingdoms", "--map", "mk_three_realms", players=FOUR) == 2
+    assert capsys.readouterr().err.strip() == (
+        "pbem new: --map mk_three_realms is drawn for 3 players, not 4; maps that fit: mk_four_kingdoms (4 players), "
+        "mk_five_crowns (5 players), mk_six_banners (6 players)")
+    seven = FOUR + [f"--player=p{n},P{n},p{n}@test.localhost,P{n},Q{n}" for n in range(3)]
+    assert new(tmp_path, "--ruleset", "mighty_kingdoms", players=seven) == 2
+    assert "no ready-made Mighty Kingdoms map is drawn for 7 players (there are mk_three_realms (3 players)" \
+        in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pbem_new_help_lists_every_registered_rule_system(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.rulesets import registry
+
+    monkeypatch.setitem(registry.RULESETS.extra, "tally", "tests.support.tally_ruleset:RULESET")
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "one of conquest, daemon_rift, diplomacy, mighty_kingdoms, tally" in text
+
+
+def test_a_token_prefix_clash_names_the_field_and_both_players(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert new(tmp_path, players=["--player", "red,Alice,alice@test.localhost", "--player",
+                                  "rose,Rose,rose@test.localhost"]) == 2
+    err = capsys.readouterr().err
+    assert "'R' is the token prefix (faction) of red and also the token prefix (faction) of rose" in err
+    assert "5th part of --player" in err
+
+
+def test_under_a_shared_mailbox_the_campaign_and_its_welcome_use_its_address(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text('address = "orders@club.example"\n')
+    assert new(tmp_path) == 0
+    camp = Campaign(tmp_path / "rift")
+    assert camp.settings.address == "orders@club.example"
+    tick(tmp_path, datetime.now(UTC))
+    mails = [email.message_from_bytes(p.read_bytes(), policy=policy.default)
+             for p in (tmp_path / "rift" / "outbox").rglob("*.eml")] + \
+            [email.message_from_bytes(p.read_bytes(), policy=policy.default)
+             for p in (tmp_path / "rift" / "outbox").glob("*/new/*")]
+    texts = [m.get_body(preferencelist=("plain",)).get_content() for m in mails]  # type: ignore[union-attr]
+    assert len(texts) >= 2
+    assert all("orders@club.example" in t and "rift@pbem.localhost" not in t for t in texts)
+    assert all(str(m["From"]).endswith("orders@club.example>") or "orders@club.example" in str(m["From"])
+               for m in mails)

@@ -145,12 +145,23 @@ def test_coc_res_21_single_report_at_the_deadline_and_unreported_battles() -> No
 
 
 @pytest.mark.clause("COC-ABR-1")
-def test_coc_abr_1_abstract_asked_in_window_3_beats_a_report() -> None:
+def test_coc_abr_1_abstract_asked_in_window_3_is_rolled_when_nobody_reported_the_battle_as_played() -> None:
     game = cara_ben()
     asked = parse_result_line(game, "ben", "ABSTRACT B1")
-    game, _ = step_c(game, [report(game, "cara"), asked], RULES, ScriptedDice([6, 6]), final=False)
+    game, _ = step_c(game, [asked], RULES, ScriptedDice([6, 6]), final=False)
     outcome = game.round.outcome("B1")
     assert outcome.how == "abstract" and outcome.attacker == "major_victory" and "asked by Ben" in outcome.note
+
+
+@pytest.mark.clause("COC-ABR-1")
+@pytest.mark.clause("COC-RES-20")
+def test_coc_abr_1_abstract_asked_against_a_played_report_goes_to_the_gm() -> None:
+    game = cara_ben()
+    asked = parse_result_line(game, "ben", "ABSTRACT B1")
+    game, lines = step_c(game, [report(game, "cara"), asked], RULES, ScriptedDice([]), final=True)
+    assert game.round.outcome("B1") is None and game.round.disputed == ["B1"]
+    assert lines == ["B1 waits for the game master: Ben asked for abstract resolution, but Cara reported the "
+                     "battle as played"]
 
 
 @pytest.mark.clause("COC-RES-12")

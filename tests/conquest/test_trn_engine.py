@@ -121,3 +121,22 @@ def test_the_gms_ruling_on_a_disputed_battle_closes_the_results_window(tmp_path:
     camp = run(camp, timedelta(hours=2))
     assert camp.state["stage"]["kind"] == "conquest"
     assert game(camp).round.outcome("B1").how == "gm"
+
+
+@pytest.mark.clause("COC-ABR-1", "COC-RES-20")
+def test_an_abstract_request_against_a_played_report_goes_to_the_gm_and_the_players_are_told(
+        tmp_path: Path) -> None:
+    camp = at_window(tmp_path, W_RESULTS)
+    b2 = "RESULT B2 WITHDREW none VP 300-300"
+    mail(camp, "a1", "cara", "ABSTRACT B1\n" + b2)
+    mail(camp, "a2", "anna", RESULT + "\n" + b2)
+    camp = run(camp)
+    assert camp.state["stage"]["kind"] == "results" and game(camp).round.disputed == ["B1"]
+    assert game(camp).round.outcome("B1") is None                     # no abstract roll behind the GM's back
+    [alert] = [t for t in replies(camp, "gm@") if "B1 needs your ruling" in t]
+    assert "ABSTRACT B1 (from" in alert and "WITHDREW defender" in alert
+    told = [t for t in replies(camp, "anna@") if "waits for the game master" in t]
+    assert told and "Cara" in told[0] and "asked for abstract resolution" in told[0]
+    mail(camp, "g1", "gm", "ABSTRACT B1")
+    camp = run(camp, timedelta(hours=2))
+    assert camp.state["stage"]["kind"] == "conquest" and game(camp).round.outcome("B1").how == "abstract"

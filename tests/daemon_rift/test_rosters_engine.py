@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import tomllib
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -135,7 +136,8 @@ def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
     camp = campaign(tmp_path)
     dr = camp.state["game"]["dr"]
     dr["lists"]["R-2"].update(status="active", approved=False)
-    dr["tokens"]["R-2"] = {"id": "R-2", "faction": "R", "territory": "T1"}
+    dr["tokens"]["R-2"] = {"id": "R-2", "faction": "R", "territory": "T25"}
+    dr["control"].update({t: "R" for t in ("T24", "T55", "T25", "T26", "T54")})     # entitled to two lists
     camp.save()
     put(camp, "o1", RED + "R-1 H\nR-2 H\nLIST R-2 Ironjaws\nARTILLERY R-2 no\nFAST R-2 no\n" + RED_ARMY + "\n")
     put(camp, "o2", BLUE + "B-1 H\n", sender=BOB)
@@ -143,6 +145,17 @@ def test_a_list_sent_mid_game_reaches_the_gm_and_pbem_status(tmp_path: Path,
     camp = run(camp)
     [alert] = [m for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
     assert 'List R-2 "Ironjaws"' in body(alert) and "APPROVE R-2" in body(alert)
+    [report] = [body(m) for m in outbox(camp, "alice") if "end of turn" in str(m["Subject"])]
+    assert "Red's 2250-point list for R-2 is sent and awaiting the game master's approval." in report
+    assert "must register a 2250-point list for R-2" not in report
+    put(camp, "t2a", RED + "R-1 H\nR-2 H\n")                    # turn 2: the GM has not approved R-2 yet
+    put(camp, "t2b", BLUE + "B-1 H\n", sender=BOB)
+    put(camp, "t2c", GREEN + "G-1 H\n", sender=CAROL)
+    camp = run(camp, T0 + timedelta(hours=2))
+    assert camp.state["game"]["dr"]["turn"] == 3
+    again = [body(m) for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])][1:]
+    assert any("Still waiting for you as Turn 3: orders opens: approve the list of R-2: APPROVE R-2" in a
+               for a in again)
     assert main(["status", "--root", str(camp.folder.parent)]) == 0
     assert "waiting for the GM: approve the list of R-2: APPROVE R-2" in capsys.readouterr().out
 
@@ -325,3 +338,44 @@ def test_help_examples_use_the_readers_own_faction_prefix(tmp_path: Path) -> Non
     text = reply_to(run(camp), "h1")
     assert "G-1 H" in text and "G-1 M T5" in text and "R-1 H" not in text and "R-2 S R-1" not in text
     assert "ROLLOFF Red" in text
+
+
+# --- a GM result settles the result only: the sheets are still owed (issue 22, item 2) -------------
+
+def test_a_gm_result_leaves_the_sheets_window_open_until_both_sheets_are_in(battle: Campaign) -> None:
+    from pbem.stages.record import StageRecord
+
+    put(battle, "r1", RED + "RESULT 1 Red massacred\nU9 lost 3\n")          # both sheets refused
+    put(battle, "b1", BLUE + "RESULT 1 Blue\nU9 lost 1\n", sender=BOB)
+    due = StageRecord.read(battle.state).due
+    assert due is not None
+    camp = run(battle, due)                                                   # the reports differ: to the GM
+    assert camp.state["game"]["dr"]["phase"] == "battles" and camp.state["game"]["gm_needed"]
+    assert main(["result", str(camp.folder), "1", "Red", "massacre"]) == 0
+    camp = run(Campaign(camp.folder), due + timedelta(hours=1))
+    dr = camp.state["game"]["dr"]
+    assert dr["turn"] == 1 and dr["phase"] == "battles"                       # the sheets are still owed
+    assert {"red", "blue"} <= set(registry.get("daemon_rift").stage(turns.context(camp, due)).owing)
+    put(camp, "r2", RED + "SHEET 1\nU1 lost 11\nM1 killed\n", mid="r2b")
+    put(camp, "b2", BLUE + "SHEET 1\nPink Horrors lost 12\n", sender=BOB, mid="b2b")
+    camp = run(camp, due + timedelta(hours=2))
+    assert camp.state["game"]["dr"]["turn"] == 2
+    report = (camp.history(1) / "battles-battles.md").read_text()
+    assert "no post-battle sheet" not in report and "Battle 1: losses and experience" in report
+    assert [m["kind"] for m in entries(camp, "R-1")["U1"]["marks"]] == [MISSING]   # Red's sheet was used
+
+
+def test_pbem_approve_takes_several_players_by_name_as_well_as_tokens(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    camp = campaign(tmp_path, phase="lists")
+    put(camp, "l1", RED + "LIST R-1 Ironjaws\nARTILLERY R-1 no\nFAST R-1 no\n" + RED_ARMY + "\n")
+    put(camp, "l2", BLUE + "LIST B-1 Flamers\nARTILLERY B-1 no\nFAST B-1 no\n" + BLUE_ARMY + "\n", sender=BOB)
+    camp = run(camp)
+    put(camp, "g1", f"GM {SECRETS['gm']}\nRESOLVE\n", sender="GM <gm@test.localhost>")
+    camp = run(camp)
+    assert main(["approve", str(camp.folder), "Alice", "blue"]) == 0
+    assert capsys.readouterr().out.strip().startswith("R-1 approved; B-1 approved")
+    lists = Campaign(camp.folder).state["game"]["dr"]["lists"]
+    assert lists["R-1"]["approved"] and lists["B-1"]["approved"]
+    assert main(["approve", str(camp.folder), "Zed"]) == 1
+    assert "“Zed” names no player" in capsys.readouterr().out

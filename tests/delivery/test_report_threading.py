@@ -44,7 +44,7 @@ def test_a_rollback_notice_and_the_final_report_stay_in_the_thread(tmp_path: Pat
     root = thread_root("rift", camp.settings.domain)
     later = (T0 + timedelta(days=30, hours=1)).isoformat()
     assert main(["rollback", "rift", "--root", str(camp.folder.parent), "--now", later]) == 0
-    assert main(["end", "rift", "--root", str(camp.folder.parent)]) == 0
+    assert main(["end", "rift", "--root", str(camp.folder.parent), "--yes"]) == 0
     camp = run(camp, T0 + timedelta(days=30, hours=2))
     notices = [m for m in outbox(camp) if "rolled back" in str(m["Subject"])]
     assert notices and all(refers_to_root(m, root) for m in notices)

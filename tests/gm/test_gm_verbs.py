@@ -106,3 +106,68 @@ def test_pbem_gm_finds_a_campaign_by_name_under_root(tally: Campaign, capsys: Ca
     assert main(["gm", "rift", "--root", root, "NOTE", "one"]) == 0
     assert main(["gm", "--root", root, "rift", "NOTE", "two"]) == 0
     assert Campaign(tally.folder).state["game"]["tally"]["notes"] == ["one", "two"]
+
+
+# -- the GM's answers say what was done and whom it told (issue 22, item 6) -------------------------
+
+@pytest.fixture
+def berlin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Campaign:
+    monkeypatch.setitem(registry.RULESETS.extra, "tally", "tests.support.tally_ruleset:RULESET")
+    mail = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+    camp, _ = create(tmp_path / "campaigns", "rift", "tally", "", PLAIN_PLAYERS, "gm@test.localhost", T0,
+                     transport=mail, fixed_secrets=SECRETS, timezone="Europe/Berlin")
+    return camp
+
+
+def test_pbem_extend_reads_a_time_in_the_campaigns_zone_or_with_its_offset(berlin: Campaign, capsys: Capture) -> None:
+    now = "2026-11-24T09:00Z"
+    assert main(["extend", str(berlin.folder), "2026-12-02T20:00", "--now", now]) == 0
+    assert Campaign(berlin.folder).state["stage"]["deadline"] == "2026-12-02T19:00:00+00:00"   # 20:00 CET
+    out = capsys.readouterr().out
+    assert "moved from " in out and "to Wed 02 Dec 2026 20:00 CET" in out
+    assert "told by mail at the next tick: Alice, Bob" in out
+    assert main(["extend", str(berlin.folder), "2026-12-03T20:00Z", "--now", now]) == 0
+    assert Campaign(berlin.folder).state["stage"]["deadline"] == "2026-12-03T20:00:00+00:00"
+
+
+def test_pbem_extend_refuses_a_time_already_past(berlin: Campaign, capsys: Capture) -> None:
+    before = (berlin.folder / "state.toml").read_text()
+    assert main(["extend", str(berlin.folder), "2026-11-24T08:00", "--now", "2026-11-24T09:00Z"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("not done: Tue 24 Nov 2026 08:00 CET is already past (it is Tue 24 Nov 2026 10:00 CET now)")
+    assert (berlin.folder / "state.toml").read_text() == before
+
+
+def test_extend_and_now_say_in_their_help_how_a_time_is_read(capsys: Capture) -> None:
+    for command in (["extend", "x", "--help"], ["tick", "--help"], ["rollback", "x", "--help"]):
+        with pytest.raises(SystemExit):
+            main(command)
+        text = " ".join(capsys.readouterr().out.split())
+        assert "UTC unless it has an offset" in text, command
+    with pytest.raises(SystemExit):
+        main(["extend", "--help"])
+    assert "in the campaign's time zone" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_mistyped_gm_verb_gets_did_you_mean(tally: Campaign, capsys: Capture) -> None:
+    assert gm(tally, "EXTNED", "1d") == 1
+    assert "unknown GM command EXTNED (did you mean EXTEND?)" in capsys.readouterr().out
+    put(tally, "g1", GM + "PUASE\n", sender=GM_FROM)
+    camp = run(tally)
+    [ack] = [m for m in outbox(camp, "gm@") if m["In-Reply-To"] == "<g1@test.localhost>"]
+    assert "(did you mean PAUSE?)" in body(ack)
+
+
+def test_pause_and_resume_tell_every_player_and_the_gm_whom(tally: Campaign, capsys: Capture) -> None:
+    assert gm(tally, "PAUSE") == 0
+    assert "told by mail at the next tick: Alice, Bob" in capsys.readouterr().out
+    camp = run(tally)
+    paused = [m for m in outbox(camp) if "paused by the game master" in str(m["Subject"])]
+    assert sorted(str(m["To"]) for m in paused) == ["alice@test.localhost", "bob@test.localhost"]
+    assert "no deadline passes" in body(paused[0])
+    assert gm(camp, "RESUME") == 0
+    out = capsys.readouterr().out
+    assert "deadline moved to" in out and "told by mail at the next tick: Alice, Bob" in out
+    assert gm(camp, "RESOLVE") == 0
+    out = capsys.readouterr().out
+    assert "is resolved at the next tick, not waiting for its deadline" in out and "nobody is mailed now" in out

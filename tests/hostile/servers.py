@@ -15,7 +15,8 @@ from aiosmtpd.controller import Controller
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from tests.mail.mailservers import Dovecot, free_port
+from tests.mail.mailservers import Dovecot
+from tests.support.ports import start_on_a_free_port
 
 PASSWORD = "hostile-pw"
 ALL_RIGHTS = "lrwstipekxa"
@@ -90,8 +91,12 @@ class Sink:
 
     def __init__(self) -> None:
         self.received: list[bytes] = []
-        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(), ready_timeout=5)
-        self.controller.start()
+        self.controller = start_on_a_free_port(self._started, "the SMTP sink")
+
+    def _started(self, port: int) -> Controller:
+        controller = Controller(self, hostname="127.0.0.1", port=port, ready_timeout=5)
+        controller.start()
+        return controller
 
     @property
     def port(self) -> int:

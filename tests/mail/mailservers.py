@@ -18,8 +18,19 @@ import ssl
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from tests.support.ports import (
+    START_TRIES,
+    PortClash,
+    clashing_port,
+    free_port,
+    free_ports,
+    start_on_a_free_port,
+)
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 DOVEADM = shutil.which("doveadm") or "/usr/bin/doveadm"
@@ -37,50 +48,6 @@ def check_installed() -> None:
             f"Dovecot is missing ({', '.join(missing)}): run ./scripts/test.sh as root, or "
             "apt-get install dovecot-imapd dovecot-lmtpd; leave these tests out only on purpose "
             "with -m 'not mailserver'")
-
-
-HANDED_OUT: set[int] = set()
-"""Every port this process has drawn: never handed out twice, so two servers of one test session
-(or the IMAP and IMAPS ports of one Dovecot) cannot be given the same port."""
-START_TRIES = 3
-
-
-class PortClash(RuntimeError):
-    """A server could not bind a port drawn for it: another process took it meanwhile."""
-
-
-def free_ports(count: int) -> list[int]:
-    """`count` distinct ports free on 127.0.0.1 now: all bound at once, so the system cannot give
-    one twice, and none handed out before in this process."""
-    sockets: list[socket.socket] = []
-    ports: list[int] = []
-    try:
-        while len(ports) < count:
-            s = socket.socket()
-            sockets.append(s)
-            s.bind(("127.0.0.1", 0))
-            if s.getsockname()[1] not in HANDED_OUT:
-                ports.append(s.getsockname()[1])
-        HANDED_OUT.update(ports)
-        return ports
-    finally:
-        for s in sockets:
-            s.close()
-
-
-def free_port() -> int:
-    return free_ports(1)[0]
-
-
-def clashing_port(log: str, ports: list[int]) -> int | None:
-    """The port a server's log says it could not bind ("listen(127.0.0.1, 35567) failed: Address
-    already in use"), if it is one of `ports`."""
-    import re
-
-    for found in re.findall(r"(?:bind|listen)\([^,]*, (\d+)\) failed: Address already in use", log):
-        if int(found) in ports:
-            return int(found)
-    return None
 
 
 def make_self_signed(directory: Path) -> tuple[Path, Path]:
@@ -331,10 +298,12 @@ class Dovecot:
 # SMTP front end: aiosmtpd, relaying every message into Dovecot via LMTP
 # ---------------------------------------------------------------------------
 def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = True,
-                    auth_users: dict[str, str] | None = None, implicit_tls: bool = False):
+                    auth_users: dict[str, str] | None = None, implicit_tls: bool = False,
+                    draw: Callable[[], int] = free_port, clashes: list[str] | None = None) -> Any:
     """Returns a started aiosmtpd Controller (runs its own asyncio loop in a thread).
     Setting `controller.handler.refuse` to a reply such as "451 4.3.0 Try later" makes the
-    relay refuse every message with it (a server that is up but will not take mail)."""
+    relay refuse every message with it (a server that is up but will not take mail). A drawn
+    port another process took meanwhile is drawn again (`draw`), each clash noted in `clashes`."""
     import asyncio
     import logging
 
@@ -386,14 +355,10 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
             return AuthResult(success=False, handled=False)
         kwargs.update(authenticator=authenticator, auth_required=True,
                       auth_require_tls=tls and not implicit_tls)   # AUTH only after STARTTLS when tls
-    for attempt in range(1, START_TRIES + 1):    # a drawn port another process took meanwhile: draw again
-        chosen = port or free_port()
+    def start(chosen: int) -> Any:
         controller = Controller(LmtpRelay(), hostname="127.0.0.1", port=chosen,
                                 server_hostname="mail.pbem.test", ready_timeout=5, **kwargs)
-        try:
-            controller.start()
-            return controller
-        except (OSError, RuntimeError) as exc:
-            if port or attempt == START_TRIES:
-                raise RuntimeError(f"the SMTP relay could not listen on port {chosen}: {exc}") from exc
-    raise AssertionError("unreachable")
+        controller.start()
+        return controller
+
+    return start_on_a_free_port(start, "the SMTP relay", port=port, draw=draw, clashes=clashes)

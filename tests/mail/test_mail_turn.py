@@ -88,7 +88,7 @@ def test_gm_commands_need_the_gm_address_and_the_gm_secret(dovecot: Dovecot, cam
     camp = pbem_tick(camp, 2)
     assert camp.state["stage"]["deadline"] != deadline and "EXTEND 1d" in camp.state["gm_log"][0]["text"]
     [ack] = [m for m in mailbox(dovecot, "gm@pbem.test") if m["In-Reply-To"] == "<gm-real@x>"]
-    assert "deadline moved" in text_of(ack)
+    assert "deadline of Turn 1: orders moved from" in text_of(ack)
 
 
 def test_machines_and_ourselves_are_never_answered(dovecot: Dovecot, campaign: Campaign) -> None:

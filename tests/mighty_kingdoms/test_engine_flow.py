@@ -292,3 +292,21 @@ def test_help_and_the_orders_call_give_each_kingdom_an_example_with_its_own_army
               {"id": "BLUE1", "kingdom": "Blue March", "moves": []}]
     assert examples(armies) == [{"kingdom": "Red Realm", "id": "RED1", "move": "RED1 MOVE T21"},
                                 {"kingdom": "Blue March", "id": "BLUE1", "move": ""}]
+
+
+def test_a_gm_ruling_before_the_reports_waits_for_each_sides_own_report_until_the_deadline(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    camp = imported(tmp_path, position(x_explored=True))
+    mail(tmp_path, "o-red", "red", "RED1 MOVE T21")
+    mail(tmp_path, "o-blue", "blue", "BLUE1 MOVE T21")
+    tick(tmp_path / "campaigns", now + timedelta(hours=1))
+    code, said = pbem("gm", "flow", "--root", str(tmp_path / "campaigns"), "RESULT", "Y1M3-B1", "WIN", "Red", "Realm")
+    assert code == 0 and "is still awaited" in said and "Blue March" in said, said
+    tick(tmp_path / "campaigns", now + timedelta(hours=2))
+    camp = Campaign(camp.folder)
+    assert camp.state["stage"]["kind"] == BATTLE                     # the ruling waits for the reports
+    mail(tmp_path, "r-red", "red", "RESULT WIN Red Realm\nMEDALS NONE\nSCARS NONE")
+    mail(tmp_path, "r-blue", "blue", "RESULT WIN Red Realm\nMEDALS NONE\nSCARS NONE")
+    tick(tmp_path / "campaigns", now + timedelta(hours=3))
+    state = RULESET.load_state(Campaign(camp.folder).state["game"])
+    assert (state.calendar.month, state.calendar.window) == (4, ORDERS)

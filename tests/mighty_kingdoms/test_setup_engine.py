@@ -75,7 +75,8 @@ def test_setup_plays_from_the_sample_mails_to_month_1(tmp_path: Path) -> None:
     blue = [text for to, subject, text in sent if "ben" in to and "ARMY north" in text]
     assert blue and "capital or a direction" in blue[0]
     alert = [text for to, subject, text in sent if "gm@players" in to and "waits for your approval" in text]
-    assert alert
+    assert alert and "the units to check: " in alert[0]
+    assert "Knights | Cav | 8 3+ - 5+ 16 14/17 | Thunderous Charge (2) | 130" in alert[0]     # Red's list, to check
 
     feed(tmp_path, "02-approve")
     tick(tmp_path / "campaigns", T0 + timedelta(hours=3))

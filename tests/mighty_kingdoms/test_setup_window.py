@@ -264,7 +264,7 @@ def test_mk_pbm_13_every_list_waits_for_the_gm_before_month_1(tmp_path: Path) ->
     assert gm(camp, "APPROVE", "c") == "approved: Green Hold's army list"
     with pytest.raises(ValueError, match="only these lists wait"):
         gm(camp, "APPROVE", "c")
-    gm(camp, "APPROVE", "ALL")
+    assert gm(camp, "APPROVE", "Blue", "March", "a") == "approved: Blue March's army list, Red Realm's army list"
     assert RULESET.stage(ctx(camp)).ready
     res = resolve(camp, {}, ScriptedDice([]))
     assert state(camp).calendar.month == 1 and res.turn_finished

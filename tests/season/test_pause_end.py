@@ -107,13 +107,34 @@ def test_pbem_end_on_the_command_line(season_root: Path) -> None:
     args = ["end", "season", "--root", str(world.root / "campaigns"), "--reason", "stalled"]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert pbem_main(args) == 1                   # no terminal to ask on, and no --yes
+        assert not world.stage().over
+        args.append("--yes")
         assert pbem_main(args) == 0
         assert pbem_main(args) == 1
+    assert err.getvalue() == "pbem: pbem end asks before ending season; add --yes to end it without asking\n"
     assert out.getvalue().splitlines() == ["the campaign is over; the final report goes to every player and the GM",
                                            "not done: the campaign is already over"]
     world.forget()
     world.tick(HOUR)                                  # the final report goes out with the next tick
     assert world.stage().over and len([s for s in world.outbox if "Final report" in s.subject]) == 5
+
+
+def test_status_of_an_ended_campaign_says_it_is_over_and_a_rollback_returns_to_just_before_the_end(
+        season_root: Path) -> None:
+    world = season(season_root, "daemon_rift")
+    root = str(world.root / "campaigns")
+    before = world.stage()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert pbem_main(["end", "season", "--root", root, "--yes"]) == 0
+        assert pbem_main(["status", "--root", root]) == 0
+    assert "season: the campaign is over" in out.getvalue() and " waiting\n" not in out.getvalue()
+    with contextlib.redirect_stdout(io.StringIO()) as said:
+        assert pbem_main(["rollback", "season", "--root", root]) == 0
+    assert f"back at the start of turn {before.turn} ({before.title})" in said.getvalue()
+    now = world.stage()
+    assert not now.over and (now.kind, now.turn) == (before.kind, before.turn)
 
 
 class Endless(Ruleset):

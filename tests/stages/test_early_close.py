@@ -5,12 +5,13 @@ Each proved through the tick on a Daemon Rift campaign (Red and Blue, one token 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from pbem.cli import main
+from pbem.stages.record import StageRecord
 from pbem.state.campaign import Campaign, SettingsError
 from pbem.state.store import read_toml, write_toml
 from tests.support.engine_helpers import SECRETS, T0, body, dr_campaign, outbox, put, run
@@ -154,3 +155,28 @@ def test_status_shows_each_player_nothing_sent_rejected_ready_or_waiting(
     run(camp, T0 + timedelta(hours=2))
     main(["status", "--root", root])
     assert "waiting (WAIT)" in capsys.readouterr().out.splitlines()[2]
+
+
+def test_a_player_whose_orders_keep_the_stage_open_is_reminded_why_and_one_who_waits_is_not(camp: Campaign) -> None:
+    camp = misspelt_turn_1(camp)
+    run(camp, reminder_time(camp))
+    [blue] = [m for m in outbox(camp, "bob@test.localhost") if "reminder" in str(m["Subject"])]
+    text = body(blue)
+    assert ("your orders for **Turn 1: orders** are on file, but 1 line was rejected and 1 thing is still missing "
+            "(STATUS lists it).") in text
+    assert "`READY` to stand by your orders as they are" in text and "Without orders" not in text
+    assert not [m for m in outbox(camp, "alice@test.localhost") if "reminder" in str(m["Subject"])]   # Red is ready
+
+
+def test_a_player_who_said_wait_gets_no_reminder(camp: Campaign) -> None:
+    camp = misspelt_turn_1(camp)
+    put(camp, "blue2", BLUE + "WAIT\n", sender=BOB)
+    camp = run(camp, T0 + timedelta(hours=2))
+    run(camp, reminder_time(camp))
+    assert not [m for m in outbox(camp, "bob@test.localhost") if "reminder" in str(m["Subject"])]
+
+
+def reminder_time(camp: Campaign) -> datetime:
+    due = StageRecord.read(camp.state).due
+    assert due is not None
+    return due - camp.settings.schedule.reminder + timedelta(minutes=1)

@@ -11,7 +11,8 @@ of each player's payload); GM rulings already in `state.round.reports` (reporter
 
 1. a GM ruling (COC-RES-20, COC-TRN-6);
 2. a request for abstract resolution from either side: the opponent cannot
-   refuse (COC-ABR-1);
+   refuse (COC-ABR-1), unless he reported the battle as played: then the GM rules,
+   and the players read why in the report;
 3. the players' reports: all agreeing and from both sides: accepted; differing:
    to the GM (COC-RES-20); from one side only: accepted at the deadline
    (`results.single_report_accept`, COC-RES-21);
@@ -119,6 +120,11 @@ def _decide(state: ConquestState, battle: Battle, rules: RuleBook, dice: Dice, f
         state.round.outcomes.append(outcome_from_report(battle, ruling, rr, "gm", decide))
         return ""
     asked = [r for r in got if r.abstract]
+    played = [r for r in got if not r.abstract and r.reporter in state.empires]
+    if asked and played and all(r.reporter != GM for r in asked):
+        names = ", ".join(state.empires[r.reporter].name for r in asked if r.reporter in state.empires)
+        return (f"{names} asked for abstract resolution, but "
+                f"{', '.join(state.empires[r.reporter].name for r in played)} reported the battle as played")
     if asked:
         who = ", ".join(state.empires[r.reporter].name for r in asked if r.reporter in state.empires) or "the GM"
         battles.roll_abstract(state, battle, _setup(state, battle), rules, dice, f"abstract resolution asked by {who}")
@@ -317,7 +323,7 @@ def step_c(state: ConquestState, reports: Sequence[ResultReport], rules: RuleBoo
     waiting = settle(state, reports, rules, dice, final, decisions)
     events = [f"{o.battle}: {o.note}" for o in state.round.outcomes if o.how == "abstract" and o.battle not in before]
     if open_battles(state):
-        return state, events + [f"waiting for {w}" for w in waiting]
+        return state, events + [f"{w.replace(': ', ' waits for the game master: ', 1)}" for w in waiting]
     state.round.ep = award_ep(state, rules)
     state.round.wins = beaten(state, rules)
     events += naval.update(state)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.hexes import HexMap
+from pbem.kit.maps import ready_made_with
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.scene import Resolved, Scene
 from pbem.kit.tomlio import from_data, to_data
@@ -38,7 +39,12 @@ class Conquest(Ruleset[ConquestState, HexMap]):
     per_entry = frozenset({"setup", "results"})    # set-ups and results are given battle by battle
     phases = PHASES
 
+    def ready_maps(self) -> list[str]:
+        """The hex maps of rules/maps drawn for Conquest (the mk_* maps are Mighty Kingdoms')."""
+        return [m for m in ready_made_with("tiles") if not m.startswith("mk_")]
+
     # -- the campaign's state ------------------------------------------------------------
+
     def create(self, settings: Settings) -> dict[str, Any]:
         rules = self.load_rules(settings)
         players = [(p.id, p.name, p.faction_name or p.name) for p in settings.players]

@@ -159,6 +159,9 @@ def step_c(view: ConquestView, subs: Submissions, dice: Dice, out: Outcome[Conqu
     state.round.log += lines
     if results.open_battles(state):
         out.gm_alerts += results.gm_alerts(state)
+        if state.round.disputed:          # the players of a disputed battle hear why nothing happens yet
+            out.reports.append(reporting.public(view, f"disputed-{'-'.join(state.round.disputed)}",
+                                                "battle results wait for the game master"))
         return False
     out.reports.append(reporting.public(view, "results", "Battle results and Empire Points"))
     out.reports += reporting.privates(view, "results")

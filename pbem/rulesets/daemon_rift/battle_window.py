@@ -25,7 +25,7 @@ from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.daemon_rift import movement, sheets
 from pbem.rulesets.daemon_rift.game_state import DRGame, DRView, ReportedResult
-from pbem.rulesets.daemon_rift.model import BattleResult
+from pbem.rulesets.daemon_rift.model import LIST_ELIMINATED, BattleResult
 from pbem.rulesets.phases import GMVerb
 
 
@@ -42,17 +42,36 @@ def accepted(view: DRView) -> dict[str, ReportedResult]:
 
 
 def factions_owing(view: DRView) -> list[str]:
+    """Factions still owing a result of an open battle, or the post-battle sheet of their army:
+    a result the GM rules settles the result only, never the sheets (DR-LOS-1)."""
     open_battles = [b for b in tabletop_battles(view) if str(b.number) not in accepted(view)]
     reported = view.state.battle_reports
-    return sorted({s.faction for b in open_battles for s in b.sides
-                   if s.faction not in reported.get(str(b.number), {})},
-                  key=view.state.dr.faction_order.index)
+    owe = {s.faction for b in open_battles for s in b.sides
+           if s.faction not in reported.get(str(b.number), {}) and str(b.number) not in view.state.gm_results}
+    owe |= {faction for _, faction in sheets_owing(view)}
+    return sorted(owe, key=view.state.dr.faction_order.index)
+
+
+def sheets_owing(view: DRView) -> list[tuple[int, str]]:
+    """(battle, faction) of each army whose post-battle sheet is not in yet, neither the player's
+    nor the GM's; an army with no registered entries or already eliminated has none to send."""
+    have = {(n, f) for kept in (view.state.sheets, view.state.gm_sheets) for n, by in kept.items() for f in by}
+    out = []
+    for battle in tabletop_battles(view):
+        for side in battle.sides:
+            lst = view.state.dr.lists.get(side.champion)
+            if lst is None or lst.roster.empty or lst.status == LIST_ELIMINATED:
+                continue
+            if (str(battle.number), side.faction) not in have:
+                out.append((battle.number, side.faction))
+    return out
 
 
 def all_results_in(view: DRView) -> bool:
+    """Every battle has its result and every army its sheet: Step B may run before the deadline."""
     table = tabletop_battles(view)
     results = {**accepted(view), **view.state.gm_results}
-    return bool(table) and all(str(b.number) in results for b in table)
+    return bool(table) and all(str(b.number) in results for b in table) and not sheets_owing(view)
 
 
 def needs_gm(view: DRView) -> bool:
@@ -261,7 +280,12 @@ def gm_result(view: DRView, words: Sequence[str]) -> str:
         raise ValueError(problem.reason) from problem
     view.state.gm_results[str(battle.number)] = ReportedResult.of({**result, "battle": str(battle.number)})
     view.state.gm_needed = False
-    return f"battle {battle.number} result set: {format_result(battle.number, result)}"
+    done = f"battle {battle.number} result set: {format_result(battle.number, result)}"
+    owed = [view.state.dr.factions[f].name for n, f in sheets_owing(view) if n == battle.number]
+    if not owed:
+        return done
+    return (f"{done}; the post-battle sheets of {' and '.join(owed)} are still awaited: the battle's losses "
+            "and experience are settled when they are in, or at the deadline")
 
 
 def gm_sheet(view: DRView, words: Sequence[str]) -> str:

@@ -115,6 +115,7 @@ class ListRequest:
     points: int
     replacement: bool
     new: bool                          # asked for the first time this turn; else a reminder
+    awaiting_approval: bool = False    # sent, and waiting for the GM's APPROVE: nothing more to send
 
 
 @dataclass

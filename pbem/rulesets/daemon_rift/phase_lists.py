@@ -51,8 +51,9 @@ def approve(view: DRView, words: Sequence[str]) -> str:
     return rosters.approve(view, words)
 
 
-APPROVE: GMVerb[DRGame, GameMap] = GMVerb("APPROVE", "APPROVE <token>|ALL",
-                                          "approve an army list waiting for the game master", approve)
+APPROVE: GMVerb[DRGame, GameMap] = GMVerb("APPROVE", "APPROVE <token|player> [...]|ALL",
+                                          "approve army lists waiting for the game master: by token (R-1), "
+                                          "or every list of a player (id, name or faction)", approve)
 
 LISTS: Phase[DRGame, GameMap] = Phase(
     title="army lists", window="lists", parse=parse, resolve=resolve,

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem, quoted
+from pbem.kit.players import named
 from pbem.kit.roster import (
     Entry,
     Roster,
@@ -383,7 +384,7 @@ def alerts(view: DRView) -> list[str]:
 def approve(view: DRView, words: Sequence[str]) -> str:
     """The GM's APPROVE (DR-LST-3, DR-LST-8): the registrations named, or ALL, become the lists."""
     stored = view.state.pending_lists
-    tokens = sorted(stored) if [w.upper() for w in words] == ["ALL"] else [dr_parse.token_id(w) for w in words]
+    tokens = sorted(stored) if [w.upper() for w in words] == ["ALL"] else approved_tokens(view, words)
     if not tokens and words:
         raise ValueError("no army list is waiting for approval")
     if not tokens:
@@ -397,6 +398,35 @@ def approve(view: DRView, words: Sequence[str]) -> str:
                                       declared=reg.declared, roster=reg.roster, rules=view.rules)
         out.append(f"{token} approved" + (f" (check: {'; '.join(warnings)})" if warnings else ""))
     return "; ".join(out)
+
+
+def approved_tokens(view: DRView, words: Sequence[str]) -> list[str]:
+    """The tokens APPROVE names: token ids (R-1), and players by id, name or faction, each standing for
+    every list of his waiting for approval."""
+    stored = view.state.pending_lists
+
+    def find(text: str) -> str:
+        token = _token(text)
+        if token:
+            return token
+        person = view.settings.player(text)
+        return f"player:{person.faction}" if person is not None else ""
+
+    out: list[str] = []
+    for found in named(words, find):
+        faction = found.removeprefix("player:")
+        mine = sorted(t for t in stored if t.split("-")[0] == faction) if found.startswith("player:") else [found]
+        if not mine:
+            raise ValueError(f"no list of {view.state.dr.factions[faction].name} waits for approval")
+        out += [t for t in mine if t not in out]
+    return out
+
+
+def _token(text: str) -> str:
+    try:
+        return dr_parse.token_id(text)
+    except OrderProblem:
+        return ""
 
 
 def payload(regs: Mapping[str, Registration]) -> dict[str, Any]:

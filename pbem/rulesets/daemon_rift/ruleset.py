@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pbem.kit.maps import ready_made_with
 from pbem.kit.rulebook import RULES_DIR, RuleBook
 from pbem.kit.scene import Scene
 from pbem.kit.territories import GameMap, load_map
@@ -57,6 +58,10 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
     default_map = "rift_valley"
     windows: Mapping[str, str] = {"lists": "7d", "orders": "7d", "battles": "7d", "retreats": "2d"}
     player_fields = PLAYER_FIELDS
+
+    def ready_maps(self) -> list[str]:
+        """The territory maps of rules/maps (Daemon Rift's kind)."""
+        return ready_made_with("territories")
 
     def own_ids(self, view: DRView, player: Player) -> Sequence[str]:
         """His tokens and lists, and the entries of his lists (a post-battle sheet names them)."""

@@ -100,6 +100,8 @@ def step_c(view: DRView, choices: dict[str, str], out: Turn) -> None:
                                          view.decisions)
     game.last = picture.turn_marks(game, facts)        # before the turn's end moves the turn counter on
     eot = endturn.end_turn(game.dr, view.map, view.rules, facts, copy.deepcopy(game.orders))
+    for request in eot.lists_requested:          # a list already sent waits for the GM, not the player
+        request.awaiting_approval = request.token in game.pending_lists
     game.last = picture.with_end_of_turn(game.last, eot)
     out.reports += reporting.end_of_turn_reports(view, facts, eot)
     game.clear_turn()

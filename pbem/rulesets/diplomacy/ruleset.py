@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.kit.maps import ready_made_with
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook, load_rules
 from pbem.kit.scene import Scene
@@ -52,6 +53,10 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
     gm_verbs = (DRAW,)            # a draw may be declared whatever the phase (and is refused once the game is over)
     state_keys = frozenset({"last"})
     """`last` is left out of the stored game until a phase was resolved: a stored one is replaced."""
+
+    def ready_maps(self) -> list[str]:
+        """The province maps of rules/maps (Diplomacy's kind)."""
+        return ready_made_with("provinces")
 
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Each player's faction becomes the power played (see `powers` for the rule)."""

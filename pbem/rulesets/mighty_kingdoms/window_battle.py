@@ -159,7 +159,8 @@ def gm_pending(view: MKView) -> list[str]:
     ruling = "RESULT {} WIN <kingdom>|DRAW [MEDALS ...] [SCARS ...]"
     return ([f"battle {ident} waits for your ruling: " + ruling.format(ident) for ident in phase.awaiting_gm] +
             [f"battle {ident} has one report, applied at {until[:16].replace('T', ' ')} unless you rule first: "
-             + ruling.format(ident) for ident, until in phase.grace_until.items() if ident not in phase.awaiting_gm])
+             + ruling.format(ident) for ident, until in phase.grace_until.items()
+             if ident not in phase.awaiting_gm and GM not in phase.reports.get(ident, {})])
 
 
 # -- who owes, and when the window may close -----------------------------------------------------------
@@ -173,12 +174,14 @@ def owing(view: MKView) -> list[str]:
 
 
 def ready(view: MKView) -> bool:
-    """The first open battle has the GM's ruling, or its single report's grace is over, or there is
-    no open battle at all."""
+    """The first open battle has the GM's ruling and both sides' reports (a ruling settles the result,
+    medals and scars, never a side's own moves: a side yet to report has until the deadline), or its
+    single report's grace is over, or there is no open battle at all."""
     first = _first(view.state)
     if first is None:
         return True                       # nothing to fight (a position imported mid-phase): choose on
-    return GM in view.state.battle.reports.get(first.id, {}) or _grace_over(view, first)
+    got = view.state.battle.reports.get(first.id, {})
+    return (GM in got and all(p in got for p in first.players)) or _grace_over(view, first)
 
 
 def wakes(view: MKView) -> datetime | None:
@@ -375,11 +378,17 @@ def gm_result(view: MKView, words: Sequence[str]) -> str:
         ruling = from_data(BattleReport, to_data(got[who]))
     else:
         ruling = _ruling(state, battle, list(words[1:]))
+    late = battle.id in state.battle.awaiting_gm or battle.id in state.battle.grace_until
     got[GM] = ruling
     state.battle.reports[battle.id] = got
     state.battle.awaiting_gm = [b for b in state.battle.awaiting_gm if b != battle.id]
     state.battle.grace_until.pop(battle.id, None)
-    return f"{battle.id}: ruling recorded: " + " / ".join(battle_lines.lines_of(state, ruling, battle, True)[:3])
+    if late:            # its deadline is past: the ruling is applied at the next tick (`ready`)
+        state.battle.grace_until[battle.id] = view.now.isoformat()
+    done = f"{battle.id}: ruling recorded: " + " / ".join(battle_lines.lines_of(state, ruling, battle, True)[:3])
+    owed = [] if late else [state.kingdoms[p].name for p in battle.players if p not in got]
+    return done + (f"; the report of {' and '.join(owed)} (its own moves) is still awaited: the ruling is "
+                   "applied when it is in, or at the deadline" if owed else "")
 
 
 def _ruling(state: MKState, battle: Battle, words: list[str]) -> BattleReport:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder, quoted
+from pbem.kit.players import named
 from pbem.rulesets.base import Parsed, Player, Report
 from pbem.rulesets.mighty_kingdoms import setup, setup_orders, standing
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report
@@ -111,7 +112,9 @@ def take_list(view: MKView, player: str, payload: Payload, section: Section) -> 
                 f"in {view.map.label(tile)}.")
     if view.rules["setup.list_approval"] == "gm":
         state.setup.pending.append(player)
-        return [f"{name}'s army list {army.id} waits for your approval (MK-PBM-13): APPROVE {player}, or "
+        units = "; ".join(str(u) for u in payload["units"])
+        return [f"{name}'s army list {army.id} ({army.roster.points} points, {len(army.roster.entries)} units) waits "
+                f"for your approval (MK-PBM-13); the units to check: {units}. Send APPROVE {player}, or "
                 f"REJECT {player} <reason>"]
     return []
 
@@ -168,20 +171,27 @@ def missing_list(view: MKView, player: Player, payload: Payload) -> list[str]:
 
 
 # -- the game master's verbs ------------------------------------------------------------------------
+def _find(view: MKView, word: str) -> str:
+    """The player a word names: his id, his kingdom's name or his own name ("" when none)."""
+    person = view.settings.player(word)
+    return next((p for p, k in view.state.kingdoms.items() if word.casefold() in (p.casefold(), k.name.casefold())),
+                person.id if person is not None and person.id in view.state.kingdoms else "")
+
+
 def _player(view: MKView, word: str) -> str:
-    found = next((p for p, k in view.state.kingdoms.items() if word.casefold() in (p.casefold(), k.name.casefold())),
-                 "")
+    found = _find(view, word)
     if not found:
         raise ValueError(f"unknown player {quoted(word)}; the players are {', '.join(view.state.kingdoms)}")
     return found
 
 
 def approve(view: MKView, words: Sequence[str]) -> str:
-    """APPROVE <player>|ALL: the list is legal by the KoW composition rules too (MK-PBM-13)."""
-    if len(words) != 1:
-        raise ValueError("usage: APPROVE <player>|ALL")
+    """APPROVE <player> [<player> ...]|ALL, each by id, kingdom or name: the list is legal by the KoW
+    composition rules too (MK-PBM-13)."""
+    if not words:
+        raise ValueError("usage: APPROVE <player> [<player> ...]|ALL")
     pending = view.state.setup.pending
-    chosen = list(pending) if words[0].upper() == "ALL" else [_player(view, words[0])]
+    chosen = list(pending) if [w.upper() for w in words] == ["ALL"] else named(words, lambda w: _find(view, w))
     if not chosen or any(p not in pending for p in chosen):
         raise ValueError("no army list waits for approval" if not pending else
                          f"only these lists wait for approval: {', '.join(pending)}")
@@ -235,7 +245,8 @@ def noarmy(view: MKView, words: Sequence[str]) -> str:
 
 
 VERBS = (
-    MKVerb("APPROVE", "APPROVE <player>|ALL", "approve a first army list as legal by the KoW rules (MK-PBM-13)",
+    MKVerb("APPROVE", "APPROVE <player> [<player> ...]|ALL",
+           "approve first army lists as legal by the KoW rules (MK-PBM-13)",
            approve),
     MKVerb("REJECT", "REJECT <player> <reason>", "send a first army list back; the player owes a new one", reject),
     MKVerb("SETLIST", "SETLIST <player> <unit> ; <unit> ...", "enter a missing first army list yourself", setlist),
