@@ -249,8 +249,10 @@ def _marks(reader: Reader, key: str, roster: Roster, raw: list[Any]) -> None:
         at = f"{key}.marks[{n}]"
         table = reader.table(at, record)
         reader.unknown_keys(at, table, MARK_KEYS)
-        values = {name: got for name, kind in MARK_KEYS.items()
-                  if name in table and (got := reader.typed(f"{at}.{name}", table[name], kind)) is not None}
+        values: dict[str, Any] = {}
+        for name, kind in MARK_KEYS.items():
+            if name in table and (got := reader.typed(f"{at}.{name}", table[name], kind)) is not None:
+                values[name] = got
         entry = _mark_entry(reader, at, roster, values)
         if entry is None:
             continue
