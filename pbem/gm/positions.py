@@ -9,6 +9,8 @@ stage it is and what to send by when.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import tomllib
 from collections.abc import Mapping
@@ -19,6 +21,7 @@ from typing import Any
 
 from pbem.delivery.replies import Reply
 from pbem.errors import UserError
+from pbem.kit.dice import CommittedDice, stage_salt
 from pbem.rulesets.base import AnyRuleset, PositionError, Stage
 from pbem.stages import turns
 from pbem.stages.record import StageRecord
@@ -64,7 +67,9 @@ class Position:
         return []
 
     def open(self, camp: Campaign, ruleset: AnyRuleset, now: datetime) -> Stage:
-        """Open the position's stage (its deadline if it names one) and snapshot the turn's start."""
+        """Roll what the position left to the dice, open its stage (its deadline if it names one) and
+        snapshot the turn's start."""
+        self.roll(camp, ruleset)
         stage = turns.open_stage(camp, ruleset, now)
         due = self.due()
         if due is not None:
@@ -73,6 +78,17 @@ class Position:
             record.write(camp.state)
         turns.snapshot_start(camp, stage.turn)
         return stage
+
+
+    def roll(self, camp: Campaign, ruleset: AnyRuleset) -> None:
+        """What the position leaves to the dice (a Conquest round's order of play), rolled with the
+        turn's committed dice, salted with the position's content, and logged with the turn."""
+        turn = ruleset.turn_of(ruleset.load_state(camp.state["game"]))
+        digest = hashlib.sha256(json.dumps(self.data, sort_keys=True, default=str).encode()).hexdigest()
+        dice = CommittedDice(turns.turn_secret(camp, turn), stage_salt(camp.name, turn, "position", digest))
+        camp.state["game"] = ruleset.position_opening(camp.settings, camp.state["game"], dice)
+        if dice.log:
+            turns.log_dice(camp, turn, "position", dice)
 
 
 def read_position(path: Path) -> Position:

@@ -206,6 +206,12 @@ class Ruleset(Generic[S, M]):
         documented position format, read from TOML): raise `PositionError` naming every problem."""
         raise PositionError(source, [f"{self.title} cannot start from a position yet"])
 
+    def position_opening(self, settings: Settings, game: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
+        """The stored game of a position as its stage opens, with what the position left to the dice
+        rolled (a round's order of play that opens here): every die through `dice`, which the engine
+        logs with the position's turn (`pbem verify-dice`). By default nothing is left to roll."""
+        return dict(game)
+
     def load_state(self, game: Mapping[str, Any]) -> S:
         """The typed state of a stored game (a fresh object: changing it changes nothing stored)."""
         raise NotImplementedError

@@ -269,6 +269,8 @@ def _records(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
         if "order" in data:
             r.fail("order", "the order of play is fixed when round 1 opens; window S has the capital_order")
         return
+    if state.round.window == W_CAMPAIGN and "order" not in data:
+        return                        # the round opens here: pbem counts sizes and rolls the tie-breaks
     _order(r, state, r.texts(data, "order", ""))
 
 
