@@ -38,7 +38,7 @@ def test_a_round_opening_at_the_import_counts_sizes_and_rolls_the_tie_breaks(tmp
     camp = imported(tmp_path, ROUND_OPENS, capsys)
     state = game(camp)
     assert state.round.order[-1] == "cara" and sorted(state.round.order[:2]) == ["anna", "ben"]
-    assert state.round.largest == "cara" and [e.player for e in state.round.sizes][0] == "cara"
+    assert state.round.largest == "cara" and state.round.sizes[0].player == "cara"
     tied = {e.player: e.tiebreak for e in state.round.sizes if e.player != "cara"}
     assert all(tied.values()), tied                    # anna and ben are the same size: they rolled
     log = read_toml(camp.history(2) / "dice.toml")
