@@ -215,17 +215,19 @@ def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
 
 
 def _capitals(r: Reading, state: ConquestState) -> None:
-    """A capital is a city its empire holds; after window S every empire has one (COC-SET-9)."""
+    """Window S: a capital picked is a city its empire holds (COC-SET-9). Once picked it has no
+    special rules (COC-SET-13): later it may be conquered, besieged, destroyed or built over, as
+    play leaves it, or left out when nobody remembers it; two empires never share one."""
     seen: dict[str, str] = {}
     for player, empire in state.empires.items():
         key = f"empires.{player}.capital"
         if not empire.capital:
-            if state.round.window != W_CAPITALS:
-                r.fail(key, "every empire has a capital once the capital picks are over")
             continue
         if empire.capital in seen:
             r.fail(key, f"{r.gmap.label(empire.capital)} is already the capital of {seen[empire.capital]}")
         seen[empire.capital] = player
+        if state.round.window != W_CAPITALS:
+            continue
         if state.fortification_owner(empire.capital) != player and state.tiles[empire.capital].owner != player:
             r.fail(key, f"{r.gmap.label(empire.capital)} must be held by {player} (tiles.{empire.capital}.owner)")
         if state.tiles[empire.capital].building != "city":

@@ -1,7 +1,10 @@
-"""`pbem import` of a Campaigns of Conquest position at window 1 without `order`: the round opens
-there, so pbem counts the empire sizes and rolls the tie-breaks as the round's opening does
-(COC-ORD-2..6), with the turn's committed dice, logged for `pbem verify-dice`; `pbem tick` then
-plays the round in that order."""
+"""`pbem import` of Campaigns of Conquest positions, then `pbem tick`:
+
+- at window 1 without `order` the round opens there: pbem counts the empire sizes and rolls the
+  tie-breaks as the round's opening does (COC-ORD-2..6), with the turn's committed dice, logged
+  for `pbem verify-dice`, and the tick plays the round in that order;
+- an empire without its capital (COC-SET-13: conquered, destroyed, built over, forgotten)
+  imports, as every state pbem's own play writes must."""
 
 from __future__ import annotations
 
@@ -61,3 +64,18 @@ def test_a_position_giving_the_order_keeps_it_and_rolls_nothing(tmp_path: Path, 
     camp = imported(tmp_path, ROUND_OPENS | {"order": ["ben", "anna", "cara"]}, capsys)
     assert game(camp).round.order == ["ben", "anna", "cara"]
     assert not (camp.history(2) / "dice.toml").exists()
+
+
+def test_empires_that_lost_their_capitals_import_and_play_on(tmp_path: Path, capsys: Capture) -> None:
+    """Cara's capital is Ben's now, Anna's carries a mine, and nobody remembers Ben's."""
+    data = {"round": 4, "window": "campaign",
+            "empires": {"anna": {"capital": "T3"}, "ben": {}, "cara": {"capital": "T35"}},
+            "tiles": {"T3": {"owner": "anna", "building": "mine"}, "T2": {"owner": "anna"},
+                      "T15": {"owner": "ben"}, "T35": {"owner": "ben", "building": "city"},
+                      "T34": {"owner": "cara"}, "T30": {"owner": "cara"}}}
+    camp = imported(tmp_path, data, capsys)
+    state = game(camp)
+    assert {p: e.capital for p, e in state.empires.items()} == {"anna": "T3", "ben": "", "cara": "T35"}
+    assert state.tiles["T35"].owner == "ben" and state.round.largest == "ben"
+    camp = run(camp, timedelta(days=30))
+    assert camp.state["stage"]["kind"] != "campaign" and game(camp).empires["cara"].capital == "T35"
