@@ -23,7 +23,7 @@ from pbem.delivery.replies import Reply
 from pbem.errors import UserError
 from pbem.kit.dice import CommittedDice, stage_salt
 from pbem.rulesets.base import AnyRuleset, PositionError, Stage
-from pbem.stages import turns
+from pbem.stages import setup_rules, turns
 from pbem.stages.record import StageRecord
 from pbem.state.campaign import Campaign, Settings
 from pbem.state.schedule import iso, parse_time
@@ -70,6 +70,7 @@ class Position:
         """Roll what the position left to the dice, open its stage (its deadline if it names one) and
         snapshot the turn's start."""
         self.roll(camp, ruleset)
+        setup_rules.record(camp.state, camp.settings, position=True)
         stage = turns.open_stage(camp, ruleset, now)
         due = self.due()
         if due is not None:
