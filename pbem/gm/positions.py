@@ -19,6 +19,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from pbem.delivery.replies import Reply
 from pbem.errors import UserError
 from pbem.kit.dice import CommittedDice, stage_salt
@@ -90,6 +92,17 @@ class Position:
         camp.state["game"] = ruleset.position_opening(camp.settings, camp.state["game"], dice)
         if dice.log:
             turns.log_dice(camp, turn, "position", dice)
+
+
+def export_position(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> str:
+    """The campaign's state as a position file (TOML) in the rule system's documented format, for
+    `pbem import` into another campaign of the same players; PositionError when the format cannot
+    hold the stage the campaign is at."""
+    data = ruleset.export_position(ruleset.view(turns.context(camp, now)))
+    record = StageRecord.read(camp.state)
+    head = (f"# {camp.name} at {record.title or 'its start'}: the position as `pbem export-position` wrote it "
+            f"on {iso(now)}.\n# `pbem import CAMPAIGN FILE` starts a campaign of the same players here.\n\n")
+    return head + tomli_w.dumps(data)
 
 
 def read_position(path: Path) -> Position:

@@ -1,0 +1,42 @@
+"""`pbem export-position`: at every stage a season reaches, the campaign exported as a position
+and imported into a fresh campaign resolves its next tick exactly as the campaign itself does
+(same reports, same dice, same game), for every rule system (tests/support/roundtrip.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.season.agents import AGENTS, STEP_CHOICES
+from tests.season.driver import draw_script, gm_acts, players_act
+from tests.season.harness import Season
+from tests.support.roundtrip import Trip, round_trip
+
+UNKEPT = {"diplomacy": (".last:",)}
+"""What a position does not hold, per rule system: the picture marks of the resolution before the
+export (what the map of that resolution drew); the next resolution draws its own."""
+
+
+def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
+    """A quick season of `system`, each tick first taken through a round trip."""
+    agent = AGENTS[system](quick=True)
+    season = Season(root, system, seed, agent.setup)
+    script, answered, trips = draw_script(season), set[tuple[object, ...]](), []
+    while not season.stage().over and season.ticks < agent.max_ticks:
+        players_act(season, agent, answered)
+        gm_acts(season, agent, script)
+        step = season.rng.choice(STEP_CHOICES)
+        trips.append(round_trip(root, root.parent / f"trip-{season.ticks}", season.now + step, season.ruleset,
+                                UNKEPT.get(system, ())))
+        season.tick(step)
+    return trips
+
+
+@pytest.mark.parametrize("system", ["diplomacy"])
+def test_every_stage_of_a_season_round_trips_through_a_position(tmp_path: Path, system: str) -> None:
+    trips = season_round_trips(tmp_path / "season", system, 1)
+    exported = [t for t in trips if t.exported]
+    assert len({t.title for t in exported if t.resolved}) >= 3, [(t.title, t.exported, t.resolved) for t in trips]
+    wrong = [f"{t.title}: {d}" for t in exported for d in t.differences]
+    assert not wrong, "\n".join(wrong[:40])
