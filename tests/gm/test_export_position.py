@@ -13,9 +13,15 @@ from tests.season.driver import draw_script, gm_acts, players_act
 from tests.season.harness import Season
 from tests.support.roundtrip import Trip, round_trip
 
-UNKEPT = {"diplomacy": (".last:",)}
+UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",)}
 """What a position does not hold, per rule system: the picture marks of the resolution before the
 export (what the map of that resolution drew); the next resolution draws its own."""
+
+
+COVERED = {"conquest": ("capitals", "campaign")}
+"""The stages whose round trip is checked where a position does not yet hold all of them: a
+Conquest round's scratch after window 1 (challenges, team choices, window-2 lines, armies'
+bonuses, battle reports, spending) is not part of the format."""
 
 
 def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
@@ -33,10 +39,10 @@ def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
     return trips
 
 
-@pytest.mark.parametrize("system", ["diplomacy"])
+@pytest.mark.parametrize("system", ["conquest", "diplomacy"])
 def test_every_stage_of_a_season_round_trips_through_a_position(tmp_path: Path, system: str) -> None:
     trips = season_round_trips(tmp_path / "season", system, 1)
-    exported = [t for t in trips if t.exported]
+    exported = [t for t in trips if t.exported and t.kind in COVERED.get(system, (t.kind,))]
     assert len({t.title for t in exported if t.resolved}) >= 3, [(t.title, t.exported, t.resolved) for t in trips]
     wrong = [f"{t.title}: {d}" for t in exported for d in t.differences]
     assert not wrong, "\n".join(wrong[:40])

@@ -29,6 +29,7 @@ class Trip:
     """One round trip: where it was taken and every difference found."""
 
     title: str
+    kind: str = ""                     # the stage's kind (window) when exported
     exported: bool = True
     resolved: bool = False             # the tick resolved the stage (else it only took mail)
     differences: list[str] = field(default_factory=list)
@@ -39,20 +40,20 @@ def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset, unkep
     `now`: export, import, tick both, compare."""
     a = _copy(root, work / "a")
     camp = Campaign(a)
-    title = str(camp.state.get("stage", {}).get("title", ""))
+    title, kind = str(camp.state.get("stage", {}).get("title", "")), str(camp.state.get("stage", {}).get("kind", ""))
     turn = int(camp.state.get("stage", {}).get("turn", 0))
     for later in range(turn, turn + 3):       # the secrets of turns the tick may open: drawn once, shared
         turns.turn_secret(camp, later)
     try:
         text = export_position(camp, ruleset, now)
     except PositionError:
-        return Trip(title, exported=False)
+        return Trip(title, kind, exported=False)
     b = _imported(work / "b", a, text, work / "position.toml")
     before = {folder: _files(folder) for folder in (a, b)}
     for folder in (a, b):
         tick(folder.parent, now)
     resolved = Campaign(a).state.get("generation") != camp.state.get("generation")
-    return Trip(title, resolved=resolved, differences=_compare(a, b, before[a], before[b], unkept))
+    return Trip(title, kind, resolved=resolved, differences=_compare(a, b, before[a], before[b], unkept))
 
 
 def _copy(root: Path, into: Path) -> Path:
@@ -100,7 +101,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 def _compare(a: Path, b: Path, was_a: dict[str, bytes], was_b: dict[str, bytes], unkept: tuple[str, ...]) -> list[str]:
     """`unkept`: paths in the game (`.last`) a position does not hold, left out of the comparison."""
     out = []
-    game_a, game_b = Campaign(a).state["game"], Campaign(b).state["game"]
+    game_a, game_b = _unshown(Campaign(a).state["game"]), _unshown(Campaign(b).state["game"])
     out += [f"game: {d}" for d in _diff(game_a, game_b) if not d.startswith(unkept)]
     now_a, now_b = _files(a), _files(b)
     written = sorted({k for k, v in now_a.items() if was_a.get(k) != v} | {k for k, v in now_b.items()
@@ -112,6 +113,15 @@ def _compare(a: Path, b: Path, was_a: dict[str, bytes], was_b: dict[str, bytes],
         elif name.endswith(".toml") and "stages" in name:
             continue                 # the game after a stage: compared as the game
     return out
+
+
+def _unshown(game: dict[str, Any]) -> dict[str, Any]:
+    """A Conquest round's log without the lines its reports already showed (a position starts the
+    log afresh: what was shown is not shown again either way)."""
+    rnd = game.get("conquest", {}).get("round")
+    if rnd is not None:
+        rnd["log"], rnd["log_shown"] = rnd.get("log", [])[rnd.get("log_shown", 0):], 0
+    return game
 
 
 def _text_diff(x: bytes, y: bytes) -> str:

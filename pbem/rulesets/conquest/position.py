@@ -18,7 +18,7 @@ from pbem.kit.hexes import HexMap
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import PositionError, Settings
-from pbem.rulesets.conquest import setup
+from pbem.rulesets.conquest import position_dice, setup
 from pbem.rulesets.conquest.empire import holdings
 from pbem.rulesets.conquest.model import (
     BUILDINGS,
@@ -56,7 +56,7 @@ OPEN_WINDOWS = (W_CAPITALS, W_CAMPAIGN, W_SETUP, W_RESULTS, W_CONQUEST)
 KINDS = (LAND, TEAM, SIEGE, SEA)
 CATEGORIES = (LOSE, DRAW, *VICTORIES, HIGHER_VP)
 TOP = ("round", "window", "order", "capital_order", "events_taken", "history", "empires", "tiles", "sieges",
-       "naval", "events", "battles", "setups", "outcomes", "ep", "wins")
+       "naval", "events", "battles", "setups", "outcomes", "ep", "wins", "capital_rolls", "tiebreaks")
 ROUND_RECORDS = {"events": (W_SETUP, W_RESULTS, W_CONQUEST), "battles": (W_SETUP, W_RESULTS, W_CONQUEST),
                  "setups": (W_RESULTS, W_CONQUEST), "outcomes": (W_RESULTS, W_CONQUEST),
                  "ep": (W_CONQUEST,), "wins": (W_CONQUEST,)}
@@ -196,7 +196,7 @@ def _tiles(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
 
 def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     """`[empires.anna]`: capital, treasury, carried_ep, eliminated, eliminated_round."""
-    allowed = ("capital", "treasury", "carried_ep", "eliminated", "eliminated_round")
+    allowed = ("name", "capital", "treasury", "carried_ep", "eliminated", "eliminated_round")
     for player, entry in r.get(data, "empires", "", dict, {}).items():
         where = f"empires.{player}."
         if not r.player(player, f"empires.{player}"):
@@ -206,6 +206,7 @@ def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
             continue
         r.known(entry, allowed, where)
         empire = state.empires[player]
+        empire.name = r.get(entry, "name", where, str, empire.name) or empire.name
         empire.treasury = r.number(entry, "treasury", where) if "treasury" in entry else empire.treasury
         empire.carried_ep = r.number(entry, "carried_ep", where) if "carried_ep" in entry else empire.carried_ep
         empire.eliminated = r.get(entry, "eliminated", where, bool, False)
@@ -267,13 +268,17 @@ def _records(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     state.history = r.texts(data, "history", "")
     state.capital_order = [r.player(p, f"capital_order[{i}]")
                            for i, p in enumerate(r.texts(data, "capital_order", ""))]
+    state.capital_rolls = position_dice.rolls(r, data, "capital_rolls")
     if state.round.window == W_CAPITALS:
-        if "order" in data:
-            r.fail("order", "the order of play is fixed when round 1 opens; window S has the capital_order")
+        for name in ("order", "tiebreaks"):
+            if name in data:
+                r.fail(name, "the order of play is fixed when round 1 opens; window S has the capital_order")
         return
     if state.round.window == W_CAMPAIGN and "order" not in data:
         return                        # the round opens here: pbem counts sizes and rolls the tie-breaks
     _order(r, state, r.texts(data, "order", ""))
+    for entry in state.round.sizes:
+        entry.tiebreak = position_dice.rolls(r, data, "tiebreaks").get(entry.player, [])
 
 
 def _order(r: Reading, state: ConquestState, order: list[str]) -> None:

@@ -17,7 +17,7 @@ from pbem.kit.rulebook import RuleBook
 from pbem.kit.scene import Resolved, Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
-from pbem.rulesets.conquest import battle_orders, guide, order, reporting, setup
+from pbem.rulesets.conquest import battle_orders, guide, order, position_export, reporting, setup
 from pbem.rulesets.conquest import position as positionmod
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.empire import size_of
@@ -51,6 +51,10 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         """A campaign started from a position written by hand: docs/positions/conquest.md."""
         rules = self.load_rules(settings)
         return self.dump_state(positionmod.read(settings, campaign_map(settings.map, rules), rules, data, source))
+
+    def export_position(self, view: ConquestView) -> dict[str, Any]:
+        """docs/positions/conquest.md, from the campaign as it stands."""
+        return position_export.export(view.state)
 
     def position_opening(self, settings: Settings, game: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
         """A position at window 1 without `order`: the round opens here, sizes counted and the
