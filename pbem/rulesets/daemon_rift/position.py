@@ -214,7 +214,7 @@ def _list(reader: Reader, key: str, lst: ArmyList, record: Mapping[str, Any]) ->
     marks, counters, history = values.pop("marks", []), values.pop("counters", {}), values.pop("history", [])
     for name, value in values.items():
         setattr(lst, name, value)
-    lst.roster = _roster(reader, key, lst, entries)
+    lst.roster = _roster(reader, key, lst, entries) if entries or marks or history else Roster("")   # as never sent
     _marks(reader, key, lst.roster, marks)
     _counters(reader, key, lst.roster, counters)
     lst.roster.history = _history(reader, key, history)
