@@ -23,8 +23,8 @@ def export(game: DRGame) -> dict[str, Any]:
         raise PositionError("export", [f"the campaign is at its {state.phase} window: a Daemon Rift position is "
                                        "written while the orders window is open"])
     if game.pending_lists:
-        raise PositionError("export", [f"army lists wait for the GM's approval ({', '.join(sorted(game.pending_lists))}):"
-                                       " approve or refuse them first"])
+        waiting = ", ".join(sorted(game.pending_lists))
+        raise PositionError("export", [f"army lists wait for the GM's approval ({waiting}): approve them first"])
     out: dict[str, Any] = {"turn": state.turn, "phase": state.phase}
     factions = {fid: _faction(f) for fid, f in state.factions.items()}
     out["factions"] = {fid: f for fid, f in factions.items() if f}
