@@ -13,10 +13,13 @@ from tests.season.driver import draw_script, gm_acts, players_act
 from tests.season.harness import Season
 from tests.support.roundtrip import Trip, round_trip
 
-UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",), "daemon_rift": (".last:", ".postbattle.")}
+UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",), "daemon_rift": (".last:", ".postbattle."),
+          "mighty_kingdoms": (".mighty_kingdoms.month.", ".mighty_kingdoms.battle.", ".mighty_kingdoms.winter.income.")}
 """What a position does not hold, per rule system: the picture marks of the resolution before the
-export (what the map of that resolution drew; the next resolution draws its own), and Daemon
-Rift's post-battle record of the turn before, already reported and cleared as the orders resolve."""
+export (what the map of that resolution drew; the next resolution draws its own); Daemon Rift's
+post-battle record of the turn before, already reported and cleared as the orders resolve; a
+Mighty Kingdoms month's orders and battles, kept for the picture until the next month's start,
+and a winter's Gather income, reported as the position's W1 opened."""
 
 
 COVERED = {"conquest": ("capitals", "campaign")}
@@ -40,7 +43,7 @@ def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
     return trips
 
 
-@pytest.mark.parametrize("system", ["conquest", "daemon_rift", "diplomacy"])
+@pytest.mark.parametrize("system", ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms"])
 def test_every_stage_of_a_season_round_trips_through_a_position(tmp_path: Path, system: str) -> None:
     trips = season_round_trips(tmp_path / "season", system, 1)
     exported = [t for t in trips if t.exported and t.kind in COVERED.get(system, (t.kind,))]
