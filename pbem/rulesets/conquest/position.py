@@ -18,7 +18,7 @@ from pbem.kit.hexes import HexMap
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import PositionError, Settings
-from pbem.rulesets.conquest import position_dice, setup
+from pbem.rulesets.conquest import position_dice, position_round, setup
 from pbem.rulesets.conquest.empire import holdings
 from pbem.rulesets.conquest.model import (
     BUILDINGS,
@@ -56,10 +56,12 @@ OPEN_WINDOWS = (W_CAPITALS, W_CAMPAIGN, W_SETUP, W_RESULTS, W_CONQUEST)
 KINDS = (LAND, TEAM, SIEGE, SEA)
 CATEGORIES = (LOSE, DRAW, *VICTORIES, HIGHER_VP)
 TOP = ("round", "window", "order", "capital_order", "events_taken", "history", "empires", "tiles", "sieges",
-       "naval", "events", "battles", "setups", "outcomes", "ep", "wins", "capital_rolls", "tiebreaks")
+       "naval", "events", "battles", "setups", "outcomes", "ep", "wins", "capital_rolls", "tiebreaks",
+       *position_round.KEYS)
 ROUND_RECORDS = {"events": (W_SETUP, W_RESULTS, W_CONQUEST), "battles": (W_SETUP, W_RESULTS, W_CONQUEST),
                  "setups": (W_RESULTS, W_CONQUEST), "outcomes": (W_RESULTS, W_CONQUEST),
-                 "ep": (W_CONQUEST,), "wins": (W_CONQUEST,)}
+                 "ep": (W_CONQUEST,), "wins": (W_CONQUEST,)} | {name: (W_SETUP, W_RESULTS, W_CONQUEST)
+                                                                   for name in position_round.KEYS}
 """The round's records, and the windows that open after them."""
 
 T = TypeVar("T")
@@ -314,6 +316,7 @@ def _round(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     _each_battle(r, state, data, "setups", _setup, state.round.setups)
     _each_battle(r, state, data, "outcomes", _outcome, state.round.outcomes)
     _awards(r, state, data)
+    position_round.read(r, state, data)
 
 
 def _event(r: Reading, where: str, entry: Mapping[str, Any]) -> EventPick:
@@ -369,14 +372,14 @@ def _each_battle(r: Reading, state: ConquestState, data: Mapping[str, Any], name
 
 def _setup(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -> BattleSetup:
     """`[[setups]]`: battle, points, and `[[setups.armies]]` (player, share, gold, total)."""
-    r.known(entry, ("battle", "points", "armies"), where)
+    r.known(entry, ("battle", "points", "armies", *position_round.SETUP_EXTRA), where)
     made = BattleSetup(battle.id, r.number(entry, "points", where, least=1))
     for i, army in enumerate(r.get(entry, "armies", where, list, [])):
         key = f"{where}armies[{i}]."
         if not isinstance(army, Mapping):
             r.fail(key.rstrip("."), "must be a table")
             continue
-        r.known(army, ("player", "share", "gold", "total"), key)
+        r.known(army, ("player", "share", "gold", "total", *position_round.ARMY_EXTRA), key)
         player = r.player(army.get("player", ""), f"{key}player")
         if player and player not in battle.players:
             r.fail(f"{key}player", f"{player} does not fight in {battle.id}")
@@ -389,7 +392,7 @@ def _setup(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -> 
 
 def _outcome(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -> BattleOutcome:
     """`[[outcomes]]`: a battle already settled, with each side's result (lose, draw, minor_victory, ...)."""
-    r.known(entry, ("battle", "attacker", "defender", "note"), where)
+    r.known(entry, ("battle", "attacker", "defender", "note", *position_round.OUTCOME_EXTRA), where)
     return BattleOutcome(battle.id, r.choice(entry.get("attacker", ""), CATEGORIES, f"{where}attacker"),
                          r.choice(entry.get("defender", ""), CATEGORIES, f"{where}defender"), how="gm",
                          note=r.get(entry, "note", where, str, "settled before the position was imported"))
@@ -403,7 +406,9 @@ def _awards(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     for player in earned:
         r.player(player, f"ep.{player}")
     for player in state.active():
-        ep = r.number(earned, player, "ep.") if player in earned else 0
+        given = earned.get(player, 0)       # a number, or a table with `earned` (position_round)
+        ep = r.number(given, "earned", f"ep.{player}.") if isinstance(given, Mapping) else \
+            r.number(earned, player, "ep.") if player in earned else 0
         carried = state.empires[player].carried_ep
         state.round.ep.append(EPAward(player, earned=ep, carried=carried, available=ep + carried))
     for where, entry in r.tables(data, "wins"):

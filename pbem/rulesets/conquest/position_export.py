@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.rulesets.base import PositionError
+from pbem.rulesets.conquest import position_round
 from pbem.rulesets.conquest.model import W_CAPITALS, W_OVER, ConquestState, Empire
 from pbem.rulesets.conquest.position import OPEN_WINDOWS, ROUND_RECORDS
 
@@ -35,7 +36,14 @@ def export(state: ConquestState) -> dict[str, Any]:
                           "started_round": s.started_round, "assault_round": s.assault_round} for s in state.sieges]
     if state.naval:
         out["naval"] = [{"holder": n.holder, "subject": n.subject} for n in state.naval]
-    return out | _round(state)
+    out |= _round(state)
+    if rnd.window in position_round_windows():
+        position_round.export(state, out)
+    return out
+
+
+def position_round_windows() -> tuple[str, ...]:
+    return ROUND_RECORDS["challenges"]
 
 
 def _empire(e: Empire) -> dict[str, Any]:
