@@ -25,6 +25,7 @@ EPILOG = ("Start with `pbem new`, then let cron run `pbem tick` every few minute
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "create a campaign from a ruleset, a map and a player list"),
     "import": ("import_position", "start a campaign at any turn and stage from a position written by hand (GM)"),
+    "export-position": ("export_position", "the campaign's state as a position file `pbem import` reads (GM)"),
     "tick": ("tick", "the cron job: read mail, acknowledge, resolve due turns, deliver"),
     "check-mail": ("check_mail", "log in to the campaigns' mailboxes and mail servers, changing nothing"),
     "status": ("status", "show each campaign's stage, deadline and who has submitted"),

@@ -21,7 +21,7 @@ from pbem.kit.players import field_problems, unknown_fields, with_defaults
 from pbem.kit.text import shown, text_problem
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset, PositionError
-from pbem.stages import turns
+from pbem.stages import setup_rules, turns
 from pbem.state import credentials
 from pbem.state.campaign import NAME_RE, Campaign, settings_from
 from pbem.state.checks import SettingsError, email_problem
@@ -332,6 +332,7 @@ def _fill(folder: Path, data: dict[str, Any], now: datetime, welcome: dict[str, 
     if position:
         position.open(camp, ruleset, now)
     else:
+        setup_rules.record(camp.state, camp.settings)
         turns.open_stage(camp, ruleset, now)
         turns.snapshot_start(camp, camp.state["stage"]["turn"])
     camp.save()

@@ -9,6 +9,8 @@ stage it is and what to send by when.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import tomllib
 from collections.abc import Mapping
@@ -17,10 +19,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from pbem.delivery.replies import Reply
 from pbem.errors import UserError
+from pbem.kit.dice import CommittedDice, stage_salt
 from pbem.rulesets.base import AnyRuleset, PositionError, Stage
-from pbem.stages import turns
+from pbem.stages import setup_rules, turns
 from pbem.stages.record import StageRecord
 from pbem.state.campaign import Campaign, Settings
 from pbem.state.schedule import iso, parse_time
@@ -64,7 +69,10 @@ class Position:
         return []
 
     def open(self, camp: Campaign, ruleset: AnyRuleset, now: datetime) -> Stage:
-        """Open the position's stage (its deadline if it names one) and snapshot the turn's start."""
+        """Roll what the position left to the dice, open its stage (its deadline if it names one) and
+        snapshot the turn's start."""
+        self.roll(camp, ruleset)
+        setup_rules.record(camp.state, camp.settings, position=True)
         stage = turns.open_stage(camp, ruleset, now)
         due = self.due()
         if due is not None:
@@ -73,6 +81,28 @@ class Position:
             record.write(camp.state)
         turns.snapshot_start(camp, stage.turn)
         return stage
+
+
+    def roll(self, camp: Campaign, ruleset: AnyRuleset) -> None:
+        """What the position leaves to the dice (a Conquest round's order of play), rolled with the
+        turn's committed dice, salted with the position's content, and logged with the turn."""
+        turn = ruleset.turn_of(ruleset.load_state(camp.state["game"]))
+        digest = hashlib.sha256(json.dumps(self.data, sort_keys=True, default=str).encode()).hexdigest()
+        dice = CommittedDice(turns.turn_secret(camp, turn), stage_salt(camp.name, turn, "position", digest))
+        camp.state["game"] = ruleset.position_opening(camp.settings, camp.state["game"], dice)
+        if dice.log:
+            turns.log_dice(camp, turn, "position", dice)
+
+
+def export_position(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> str:
+    """The campaign's state as a position file (TOML) in the rule system's documented format, for
+    `pbem import` into another campaign of the same players; PositionError when the format cannot
+    hold the stage the campaign is at."""
+    data = ruleset.export_position(ruleset.view(turns.context(camp, now)))
+    record = StageRecord.read(camp.state)
+    head = (f"# {camp.name} at {record.title or 'its start'}: the position as `pbem export-position` wrote it "
+            f"on {iso(now)}.\n# `pbem import CAMPAIGN FILE` starts a campaign of the same players here.\n\n")
+    return head + tomli_w.dumps(data)
 
 
 def read_position(path: Path) -> Position:

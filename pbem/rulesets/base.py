@@ -206,6 +206,18 @@ class Ruleset(Generic[S, M]):
         documented position format, read from TOML): raise `PositionError` naming every problem."""
         raise PositionError(source, [f"{self.title} cannot start from a position yet"])
 
+    def export_position(self, view: View[S, M]) -> dict[str, Any]:
+        """The campaign's state in the rule system's documented position format (`pbem
+        export-position`): `position` reads it back into the same game. Raise PositionError when
+        the state is at a stage the format cannot hold, saying which stages it can."""
+        raise PositionError("export", [f"{self.title} cannot write a position yet"])
+
+    def position_opening(self, settings: Settings, game: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
+        """The stored game of a position as its stage opens, with what the position left to the dice
+        rolled (a round's order of play that opens here): every die through `dice`, which the engine
+        logs with the position's turn (`pbem verify-dice`). By default nothing is left to roll."""
+        return dict(game)
+
     def load_state(self, game: Mapping[str, Any]) -> S:
         """The typed state of a stored game (a fresh object: changing it changes nothing stored)."""
         raise NotImplementedError

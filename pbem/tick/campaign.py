@@ -16,6 +16,7 @@ from pbem.intake.journal import prune as prune_journal
 from pbem.mail.connection import forget_unreachable
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset
+from pbem.stages import setup_rules
 from pbem.state.campaign import Campaign
 from pbem.state.store import LockBusy, campaign_lock
 from pbem.tick import idle
@@ -71,6 +72,9 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
     `shared_problem`: why the shared mailbox of pbem.toml could not be read, if it could not."""
     camp = Campaign(folder)
     ruleset = registry.get(camp.settings.ruleset)
+    if (done := setup_rules.apply(camp, ruleset)) is not None:      # first: setup rules apply until the start
+        camp.commit()
+        log(f"{camp.name}: {done}")
     alarms = MailAlarms(camp, ruleset, now, log)
     if camp.settings.inbox.get("shared"):
         alarms.shared(shared_problem, mail_read)

@@ -120,13 +120,19 @@ def test_round_records_and_the_order_of_play_are_checked(tmp_path: Path) -> None
     assert "setups[0].armies[0].player: cara does not fight in B1" in found
 
 
-def test_every_empire_has_a_capital_after_window_s(tmp_path: Path) -> None:
+def test_two_empires_never_share_a_capital(tmp_path: Path) -> None:
     data = documented()
-    del data["empires"]["ben"]["capital"]
     data["empires"]["cara"]["capital"] = "T3"
     found = problems(tmp_path, data)
-    assert "empires.ben.capital: every empire has a capital once the capital picks are over" in found
     assert any(p.startswith("empires.cara.capital: T3 (Coldharbour) is already the capital of anna") for p in found)
+
+
+def test_at_window_s_a_capital_is_a_city_its_empire_holds(tmp_path: Path) -> None:
+    data = {"round": 0, "window": "capitals", "empires": {"cara": {"capital": "T35"}},
+            "tiles": {"T35": {"owner": "ben", "building": "mine"}}}
+    assert problems(tmp_path, data) == [
+        "empires.cara.capital: T35 (Kestrel Rise) must be held by cara (tiles.T35.owner)",
+        "empires.cara.capital: T35 (Kestrel Rise) has no city (tiles.T35.building)"]
 
 
 def test_a_game_stored_with_the_round_scratch_outside_the_state_still_loads_it(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pbem.kit.hexes import HexMap
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.base import PositionError, Settings
-from pbem.rulesets.conquest import setup
+from pbem.rulesets.conquest import position_dice, position_round, setup
 from pbem.rulesets.conquest.empire import holdings
 from pbem.rulesets.conquest.model import (
     BUILDINGS,
@@ -56,10 +56,12 @@ OPEN_WINDOWS = (W_CAPITALS, W_CAMPAIGN, W_SETUP, W_RESULTS, W_CONQUEST)
 KINDS = (LAND, TEAM, SIEGE, SEA)
 CATEGORIES = (LOSE, DRAW, *VICTORIES, HIGHER_VP)
 TOP = ("round", "window", "order", "capital_order", "events_taken", "history", "empires", "tiles", "sieges",
-       "naval", "events", "battles", "setups", "outcomes", "ep", "wins")
+       "naval", "events", "battles", "setups", "outcomes", "ep", "wins", "capital_rolls", "tiebreaks",
+       *position_round.KEYS)
 ROUND_RECORDS = {"events": (W_SETUP, W_RESULTS, W_CONQUEST), "battles": (W_SETUP, W_RESULTS, W_CONQUEST),
                  "setups": (W_RESULTS, W_CONQUEST), "outcomes": (W_RESULTS, W_CONQUEST),
-                 "ep": (W_CONQUEST,), "wins": (W_CONQUEST,)}
+                 "ep": (W_CONQUEST,), "wins": (W_CONQUEST,)} | {name: (W_SETUP, W_RESULTS, W_CONQUEST)
+                                                                   for name in position_round.KEYS}
 """The round's records, and the windows that open after them."""
 
 T = TypeVar("T")
@@ -196,7 +198,7 @@ def _tiles(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
 
 def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     """`[empires.anna]`: capital, treasury, carried_ep, eliminated, eliminated_round."""
-    allowed = ("capital", "treasury", "carried_ep", "eliminated", "eliminated_round")
+    allowed = ("name", "capital", "treasury", "carried_ep", "eliminated", "eliminated_round")
     for player, entry in r.get(data, "empires", "", dict, {}).items():
         where = f"empires.{player}."
         if not r.player(player, f"empires.{player}"):
@@ -206,6 +208,7 @@ def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
             continue
         r.known(entry, allowed, where)
         empire = state.empires[player]
+        empire.name = r.get(entry, "name", where, str, empire.name) or empire.name
         empire.treasury = r.number(entry, "treasury", where) if "treasury" in entry else empire.treasury
         empire.carried_ep = r.number(entry, "carried_ep", where) if "carried_ep" in entry else empire.carried_ep
         empire.eliminated = r.get(entry, "eliminated", where, bool, False)
@@ -215,17 +218,19 @@ def _empires(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
 
 
 def _capitals(r: Reading, state: ConquestState) -> None:
-    """A capital is a city its empire holds; after window S every empire has one (COC-SET-9)."""
+    """Window S: a capital picked is a city its empire holds (COC-SET-9). Once picked it has no
+    special rules (COC-SET-13): later it may be conquered, besieged, destroyed or built over, as
+    play leaves it, or left out when nobody remembers it; two empires never share one."""
     seen: dict[str, str] = {}
     for player, empire in state.empires.items():
         key = f"empires.{player}.capital"
         if not empire.capital:
-            if state.round.window != W_CAPITALS:
-                r.fail(key, "every empire has a capital once the capital picks are over")
             continue
         if empire.capital in seen:
             r.fail(key, f"{r.gmap.label(empire.capital)} is already the capital of {seen[empire.capital]}")
         seen[empire.capital] = player
+        if state.round.window != W_CAPITALS:
+            continue
         if state.fortification_owner(empire.capital) != player and state.tiles[empire.capital].owner != player:
             r.fail(key, f"{r.gmap.label(empire.capital)} must be held by {player} (tiles.{empire.capital}.owner)")
         if state.tiles[empire.capital].building != "city":
@@ -265,11 +270,17 @@ def _records(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     state.history = r.texts(data, "history", "")
     state.capital_order = [r.player(p, f"capital_order[{i}]")
                            for i, p in enumerate(r.texts(data, "capital_order", ""))]
+    state.capital_rolls = position_dice.rolls(r, data, "capital_rolls")
     if state.round.window == W_CAPITALS:
-        if "order" in data:
-            r.fail("order", "the order of play is fixed when round 1 opens; window S has the capital_order")
+        for name in ("order", "tiebreaks"):
+            if name in data:
+                r.fail(name, "the order of play is fixed when round 1 opens; window S has the capital_order")
         return
+    if state.round.window == W_CAMPAIGN and "order" not in data:
+        return                        # the round opens here: pbem counts sizes and rolls the tie-breaks
     _order(r, state, r.texts(data, "order", ""))
+    for entry in state.round.sizes:
+        entry.tiebreak = position_dice.rolls(r, data, "tiebreaks").get(entry.player, [])
 
 
 def _order(r: Reading, state: ConquestState, order: list[str]) -> None:
@@ -305,6 +316,7 @@ def _round(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     _each_battle(r, state, data, "setups", _setup, state.round.setups)
     _each_battle(r, state, data, "outcomes", _outcome, state.round.outcomes)
     _awards(r, state, data)
+    position_round.read(r, state, data)
 
 
 def _event(r: Reading, where: str, entry: Mapping[str, Any]) -> EventPick:
@@ -360,14 +372,14 @@ def _each_battle(r: Reading, state: ConquestState, data: Mapping[str, Any], name
 
 def _setup(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -> BattleSetup:
     """`[[setups]]`: battle, points, and `[[setups.armies]]` (player, share, gold, total)."""
-    r.known(entry, ("battle", "points", "armies"), where)
+    r.known(entry, ("battle", "points", "armies", *position_round.SETUP_EXTRA), where)
     made = BattleSetup(battle.id, r.number(entry, "points", where, least=1))
     for i, army in enumerate(r.get(entry, "armies", where, list, [])):
         key = f"{where}armies[{i}]."
         if not isinstance(army, Mapping):
             r.fail(key.rstrip("."), "must be a table")
             continue
-        r.known(army, ("player", "share", "gold", "total"), key)
+        r.known(army, ("player", "share", "gold", "total", *position_round.ARMY_EXTRA), key)
         player = r.player(army.get("player", ""), f"{key}player")
         if player and player not in battle.players:
             r.fail(f"{key}player", f"{player} does not fight in {battle.id}")
@@ -380,7 +392,7 @@ def _setup(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -> 
 
 def _outcome(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -> BattleOutcome:
     """`[[outcomes]]`: a battle already settled, with each side's result (lose, draw, minor_victory, ...)."""
-    r.known(entry, ("battle", "attacker", "defender", "note"), where)
+    r.known(entry, ("battle", "attacker", "defender", "note", *position_round.OUTCOME_EXTRA), where)
     return BattleOutcome(battle.id, r.choice(entry.get("attacker", ""), CATEGORIES, f"{where}attacker"),
                          r.choice(entry.get("defender", ""), CATEGORIES, f"{where}defender"), how="gm",
                          note=r.get(entry, "note", where, str, "settled before the position was imported"))
@@ -394,7 +406,9 @@ def _awards(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     for player in earned:
         r.player(player, f"ep.{player}")
     for player in state.active():
-        ep = r.number(earned, player, "ep.") if player in earned else 0
+        given = earned.get(player, 0)       # a number, or a table with `earned` (position_round)
+        ep = r.number(given, "earned", f"ep.{player}.") if isinstance(given, Mapping) else \
+            r.number(earned, player, "ep.") if player in earned else 0
         carried = state.empires[player].carried_ep
         state.round.ep.append(EPAward(player, earned=ep, carried=carried, available=ep + carried))
     for where, entry in r.tables(data, "wins"):

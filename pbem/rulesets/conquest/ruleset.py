@@ -11,17 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.maps import ready_made_with
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.scene import Resolved, Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
-from pbem.rulesets.conquest import battle_orders, guide, reporting, setup
+from pbem.rulesets.conquest import battle_orders, guide, order, position_export, reporting, setup
 from pbem.rulesets.conquest import position as positionmod
 from pbem.rulesets.conquest import rules as rulesmod
 from pbem.rulesets.conquest.empire import size_of
-from pbem.rulesets.conquest.model import W_CAPITALS, ConquestState, ConquestView
+from pbem.rulesets.conquest.model import W_CAMPAIGN, W_CAPITALS, ConquestState, ConquestView
 from pbem.rulesets.conquest.tiles import campaign_map
 from pbem.rulesets.conquest.windows import PHASES
 from pbem.rulesets.phases import Phase
@@ -56,6 +57,19 @@ class Conquest(Ruleset[ConquestState, HexMap]):
         """A campaign started from a position written by hand: docs/positions/conquest.md."""
         rules = self.load_rules(settings)
         return self.dump_state(positionmod.read(settings, campaign_map(settings.map, rules), rules, data, source))
+
+    def export_position(self, view: ConquestView) -> dict[str, Any]:
+        """docs/positions/conquest.md, from the campaign as it stands."""
+        return position_export.export(view.state)
+
+    def position_opening(self, settings: Settings, game: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
+        """A position at window 1 without `order`: the round opens here, sizes counted and the
+        tie-breaks rolled as step 0 does (COC-ORD-2)."""
+        state = self.load_state(game)
+        if state.round.window != W_CAMPAIGN or state.round.order:
+            return dict(game)
+        order.open_round(state, self.load_rules(settings), dice, state.round.number)
+        return self.dump_state(state)
 
     def load_state(self, game: Mapping[str, Any]) -> ConquestState:
         state = from_data(ConquestState, game[STORED])

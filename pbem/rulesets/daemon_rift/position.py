@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pbem.kit.orders import OrderProblem
-from pbem.kit.roster import Roster, parse_entry
+from pbem.kit.roster import Change, Entry, Mark, Roster, parse_entry
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.territories import GameMap
 from pbem.rulesets.base import PositionError, Settings
-from pbem.rulesets.daemon_rift import repairs, rosters, setup
+from pbem.rulesets.daemon_rift import losses, repairs, rosters, setup
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,
@@ -39,7 +39,12 @@ FACTION_KEYS = {"defeated": list, "defeated_by_rolloff": list, "tokens_eliminate
                 "owed_list_tokens": int, "owed_defensive_tokens": int}
 LIST_KEYS = {"name": str, "status": str, "approved": bool, "points": int, "artillery": bool, "fast": bool,
              "battles": int, "replacement": bool, "arrival_turn": int, "declared": list, "repair_saved": str,
-             "repaired_turn": int, "entries": list}
+             "repaired_turn": int, "entries": list, "marks": list, "counters": dict, "history": list}
+# What a roster entry carries between battles, by the word the roster stores (docs: "marks"):
+# pending losses are temporary (cleared by the list's next battle), the rest permanent.
+MARK_KINDS = {losses.MISSING: False, losses.WOUNDS: False, losses.LOST_ITEM: True, losses.GREEN: True,
+              losses.UPGRADE: True, losses.TRAUMA: True, losses.CHOICE: True}
+MARK_KEYS = {"entry": str, "kind": str, "name": str, "value": int, "turn": int, "permanent": bool}
 STATUSES = (LIST_ACTIVE, LIST_SHELVED, LIST_ELIMINATED, LIST_UNUSED)
 _TOKEN = re.compile(r"^(?P<faction>[^-\s]+)-(?P<defensive>D?)(?P<number>\d+)$")
 
@@ -206,9 +211,13 @@ def _list(reader: Reader, key: str, lst: ArmyList, record: Mapping[str, Any]) ->
         if values.get(name, 0) < 0:
             reader.problem(f"{key}.{name}", f"cannot be negative, not {values.pop(name)}")
     entries = values.pop("entries", [])
+    marks, counters, history = values.pop("marks", []), values.pop("counters", {}), values.pop("history", [])
     for name, value in values.items():
         setattr(lst, name, value)
-    lst.roster = _roster(reader, key, lst, entries)
+    lst.roster = _roster(reader, key, lst, entries) if entries or marks or history else Roster("")   # as never sent
+    _marks(reader, key, lst.roster, marks)
+    _counters(reader, key, lst.roster, counters)
+    lst.roster.history = _history(reader, key, history)
 
 
 def _points(text: str) -> bool:
@@ -232,6 +241,79 @@ def _roster(reader: Reader, key: str, lst: ArmyList, lines: list[Any]) -> Roster
     if roster.points > lst.points:
         reader.problem(f"{key}.entries", f"{roster.points} points, over the list's {lst.points} (DR-LST-2)")
     return roster
+
+
+def _marks(reader: Reader, key: str, roster: Roster, raw: list[Any]) -> None:
+    """Pending losses, scars and experience on the entries, exactly as the roster keeps them."""
+    for n, record in enumerate(raw, start=1):
+        at = f"{key}.marks[{n}]"
+        table = reader.table(at, record)
+        reader.unknown_keys(at, table, MARK_KEYS)
+        values: dict[str, Any] = {}
+        for name, kind in MARK_KEYS.items():
+            if name in table and (got := reader.typed(f"{at}.{name}", table[name], kind)) is not None:
+                values[name] = got
+        entry = _mark_entry(reader, at, roster, values)
+        if entry is None:
+            continue
+        if values.get("kind") not in MARK_KINDS:
+            reader.problem(f"{at}.kind", f"one of {', '.join(MARK_KINDS)}, not {values.get('kind')!r}")
+            continue
+        mark = Mark(values["kind"], values.get("name", ""), values.get("value", 0),
+                    values.get("permanent", MARK_KINDS[values["kind"]]), values.get("turn", 0))
+        if (problem := _mark_problem(entry, mark)):
+            reader.problem(at, problem)
+            continue
+        entry.add_mark(mark)
+
+
+def _mark_entry(reader: Reader, at: str, roster: Roster, values: Mapping[str, Any]) -> Entry | None:
+    entry = roster.get(str(values.get("entry", "")).upper())
+    if entry is None:
+        reader.problem(f"{at}.entry", f"{values.get('entry', '(missing)')!r} is not an entry of the list "
+                                      f"({', '.join(e.id for e in roster.entries) or 'none'})")
+    return entry
+
+
+def _mark_problem(entry: Entry, mark: Mark) -> str:
+    """A loss the entry could not have taken: more models or wounds than it has, an item without points."""
+    if mark.value < 0 and mark.kind != losses.TRAUMA:
+        return f"value cannot be negative, not {mark.value}"
+    if mark.kind == losses.MISSING and entry.total(losses.MISSING) + mark.value >= entry.models:
+        return f"{entry.id} has {entry.models} models: fewer than that may be missing (DR-LOS-11)"
+    if mark.kind == losses.WOUNDS and entry.total(losses.WOUNDS) + mark.value >= entry.models * entry.wounds:
+        return f"{entry.id} has {entry.models * entry.wounds} wounds: fewer than that may be lost"
+    if mark.kind == losses.LOST_ITEM and (not mark.name or mark.value <= 0):
+        return "a lost item has its name and its points (value), e.g. name = \"Armour of Gork\", value = 35"
+    return ""
+
+
+def _counters(reader: Reader, key: str, roster: Roster, raw: Mapping[str, Any]) -> None:
+    """`counters = { C1 = { deaths = 1 } }`: running numbers kept on an entry (DR-LOS-7)."""
+    for ident, table in raw.items():
+        at = f"{key}.counters.{ident}"
+        entry = roster.get(ident.upper())
+        if entry is None:
+            reader.problem(at, f"{ident!r} is not an entry of the list")
+            continue
+        for name, value in reader.table(at, table).items():
+            if (count := reader.typed(f"{at}.{name}", value, int)) is not None:
+                entry.counters[name] = count
+
+
+def _history(reader: Reader, key: str, raw: list[Any]) -> list[Change]:
+    """The list's story as its report tells it: `{ turn = 3, entry = "U1", text = "..." }`."""
+    out = []
+    for n, record in enumerate(raw, start=1):
+        at = f"{key}.history[{n}]"
+        table = reader.table(at, record)
+        reader.unknown_keys(at, table, ("turn", "entry", "text"))
+        turn = reader.typed(f"{at}.turn", table.get("turn", 0), int)
+        entry = reader.typed(f"{at}.entry", table.get("entry", ""), str)
+        text = reader.typed(f"{at}.text", table.get("text", ""), str)
+        if turn is not None and entry is not None and text is not None:
+            out.append(Change(turn, entry, text))
+    return out
 
 
 def _battles_fought(reader: Reader, raw: Any) -> None:

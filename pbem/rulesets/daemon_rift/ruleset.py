@@ -30,6 +30,7 @@ from pbem.rulesets.daemon_rift import (
     phase_over,
     phase_retreats,
     position,
+    position_export,
     reporting,
     scoring,
     setup,
@@ -107,6 +108,10 @@ class DaemonRift(Ruleset[DRGame, GameMap]):
     def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
         game = position.read(self.load_map(settings), self.load_rules(settings), settings, data, source, home_of)
         return game_state.dump(game)
+
+    def export_position(self, view: DRView) -> dict[str, Any]:
+        """docs/positions/daemon_rift.md, at the orders window."""
+        return position_export.export(view.state)
 
     # -- whatever the window ---------------------------------------------------------
     def combine_payloads(self, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:

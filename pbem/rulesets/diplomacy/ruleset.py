@@ -20,7 +20,7 @@ from pbem.kit.maps import ready_made_with
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook, load_rules
 from pbem.kit.scene import Scene
-from pbem.rulesets.base import Context, Player, Ruleset, Settings
+from pbem.rulesets.base import Context, Player, PositionError, Ruleset, Settings
 from pbem.rulesets.diplomacy import reporting, start
 from pbem.rulesets.diplomacy.board import Board, MapError, standard_board
 from pbem.rulesets.diplomacy.cycle import opening
@@ -79,6 +79,12 @@ class Diplomacy(Ruleset[DiplomacyState, Board]):
         board, rules = self.load_map(settings), self.load_rules(settings)
         powers = assign_powers(board, [(p.id, player_names(p)) for p in settings.players])
         return dump_state(start.read_position(board, rules, powers, data, source))
+
+    def export_position(self, view: DipView) -> dict[str, Any]:
+        """docs/positions/diplomacy.md; the game over (a winner or a draw) has no position to write."""
+        if view.state.position.phase not in start.SEASONS:
+            raise PositionError("export", ["the game is over: a position is written while a phase waits for orders"])
+        return start.export_position(view.state)
 
     # -- the typed state ----------------------------------------------------------
     def load_state(self, game: Mapping[str, Any]) -> DiplomacyState:

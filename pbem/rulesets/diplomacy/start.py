@@ -18,7 +18,7 @@ Every problem of the file is collected and reported at once, each naming its key
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -29,7 +29,7 @@ from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, FALL, MOVEMENT, RETREAT, SPRING, WINTER, GameState
 from pbem.rulesets.diplomacy.position import parse_dislodged
 from pbem.rulesets.diplomacy.results import DislodgedUnit, sort_units
-from pbem.rulesets.diplomacy.state import DiplomacyState
+from pbem.rulesets.diplomacy.state import DiplomacyState, dislodged_text
 from pbem.rulesets.diplomacy.units import Unit
 
 T = TypeVar("T")
@@ -178,3 +178,25 @@ def _eliminated(r: Reader, board: Board, state: GameState) -> GameState:
     if len(present) < 2 and not r.problems:
         r.problems.append("units: a position needs units or centres of at least two powers")
     return replace(state, eliminated=tuple(p for p in board.powers if p not in present))
+
+
+def export_position(state: DiplomacyState) -> dict[str, Any]:
+    """The campaign's state in the position format `read_position` reads (docs/positions/diplomacy.md)."""
+    pos = state.position
+    name = {MOVEMENT: "movement", RETREAT: "retreats", ADJUSTMENT: "adjustments"}
+    out: dict[str, Any] = {"year": pos.year, "season": pos.season, "phase": name.get(pos.phase, pos.phase),
+                           "start_year": state.start_year}
+    if pos.contested:
+        out["contested"] = list(pos.contested)
+    out["units"] = _by_power((u.power, f"{u.kind} {u.loc}") for u in pos.units)
+    out["centres"] = _by_power((owner, centre) for centre, owner in pos.centers.items())
+    if pos.dislodged:
+        out["dislodged"] = _by_power((d.unit.power, dislodged_text(d).split(": ", 1)[1]) for d in pos.dislodged)
+    return out
+
+
+def _by_power(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for power, text in pairs:
+        out.setdefault(power, []).append(text)
+    return out

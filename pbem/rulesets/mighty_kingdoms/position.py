@@ -16,6 +16,7 @@ from typing import Any
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.tomlio import from_data
 from pbem.rulesets.base import PositionError, Settings
 from pbem.rulesets.mighty_kingdoms import armylist
 from pbem.rulesets.mighty_kingdoms.model import (
@@ -29,11 +30,13 @@ from pbem.rulesets.mighty_kingdoms.model import (
     Holding,
     Kingdom,
     MKState,
+    Standing,
     TileState,
     army_id,
 )
 from pbem.rulesets.mighty_kingdoms.tiles import starting_tiles
 
+STANDING_KEYS = ("battles", "slaughter", "retreats", "win_move", "reform", "quests")
 TOP = ("year", "month", "order", "kingdoms", "tiles", "armies", "artefacts", "deadline")
 
 
@@ -112,7 +115,21 @@ def _kingdoms(reader: Reader, state: MKState) -> None:
             reader.bad(f"{key}.start", f"{start} is not a starting tile of the map")
         state.kingdoms[p.id] = Kingdom(p.id, str(spec.get("name", p.faction_name or p.name)), start,
                                        reader.number(f"{key}.gold", spec.get("gold", 0), 0),
-                                       reader.number(f"{key}.food", spec.get("food", 0), 0))
+                                       reader.number(f"{key}.food", spec.get("food", 0), 0),
+                                       reader.number(f"{key}.armies_raised", spec.get("armies_raised", 0), 0),
+                                       _standing(reader, f"{key}.standing", spec.get("standing", {})))
+
+
+def _standing(reader: Reader, key: str, spec: Any) -> Standing:
+    """The standing preferences on file (BATTLE, SLAUGHTER, RETREAT, WIN, REFORM, QUEST lines), as
+    `pbem export-position` writes them: `battles = ["T8 blue"]`, `reform = { RED1 = { U1 = "..." } }`."""
+    try:
+        if not isinstance(spec, Mapping) or set(spec) - set(STANDING_KEYS):
+            raise TypeError(f"a table of {', '.join(STANDING_KEYS)}")
+        return from_data(Standing, spec)
+    except (TypeError, ValueError, KeyError) as exc:
+        reader.bad(key, f"the standing preferences: {exc}")
+        return Standing()
 
 
 def _tiles(reader: Reader, state: MKState) -> None:
@@ -176,8 +193,12 @@ def _record(reader: Reader, key: str, entries: list[Any], spec: Mapping[str, Any
                 continue
             n = reader.number(f"{key}.{kind}.{unit}", count, 0)
             roster.note(0, unit, f"{n} {kind[:-1] if n == 1 else kind} before the campaign came to pbem")
-    for line in spec.get("history", []):
-        roster.note(0, "", str(line))
+    for n, line in enumerate(spec.get("history", [])):
+        if isinstance(line, Mapping):          # as `pbem export-position` writes it: when, which unit, what
+            turn = reader.number(f"{key}.history[{n}].turn", line.get("turn", 0), 0)
+            roster.note(turn, str(line.get("unit", "")), str(line.get("text", "")))
+        else:
+            roster.note(0, "", str(line))
 
 
 def _artefacts(reader: Reader, state: MKState) -> None:

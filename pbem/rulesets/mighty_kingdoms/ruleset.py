@@ -18,6 +18,7 @@ from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.mighty_kingdoms import (
     final,
+    position_export,
     setup,
     setup_help,
     window_battle,
@@ -73,6 +74,10 @@ class MightyKingdoms(Ruleset[MKState, HexMap]):
         """A hand-run campaign moved in: docs/positions/mighty_kingdoms.md."""
         state = positionmod.read(settings, self.load_map(settings), self.load_rules(settings), data, source)
         return self.dump_state(state)
+
+    def export_position(self, view: MKView) -> dict[str, Any]:
+        """docs/positions/mighty_kingdoms.md, at a summer month's Orders or a winter's W1."""
+        return position_export.export(view.state)
 
     def load_state(self, game: Mapping[str, Any]) -> MKState:
         return from_data(MKState, game[STORED])

@@ -1,0 +1,86 @@
+"""Rule settings read when the game is set up apply until the game starts (COC-SET-12): after
+`pbem new`, `[rules.setup] starting_gold = 100` added to campaign.toml before the first tick
+sets the game up again with it; once the game has started (or was started from a position) such
+a change is one settings problem saying what to do, while a rule read as play goes is taken."""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+
+from pbem.cli import main
+from pbem.kit.tomlio import from_data
+from pbem.rulesets.conquest.model import ConquestState
+from pbem.state.campaign import Campaign
+
+Capture = pytest.CaptureFixture[str]
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+PLAYERS = ["anna,Anna,anna@coc.localhost,Red", "ben,Ben,ben@coc.localhost,Blue", "cara,Cara,cara@coc.localhost,Green"]
+
+
+def new(root: Path, capsys: Capture, *extra: str) -> Path:
+    args = ["new", "coc", "--root", str(root), "--ruleset", "conquest", "--map", "three_crowns",
+            "--gm-email", "gm@coc.localhost", *[a for p in PLAYERS for a in ("--player", p)], *extra]
+    assert main(args) == 0, capsys.readouterr().err
+    return root / "coc"
+
+
+def edit_rules(folder: Path, rules: dict[str, Any]) -> None:
+    path = folder / "campaign.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data["rules"] = rules
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+
+
+def tick(root: Path, when: datetime) -> int:
+    return main(["tick", "--root", str(root), "--now", when.strftime("%Y-%m-%dT%H:%M"), "--quiet"])
+
+
+def treasuries(folder: Path) -> dict[str, int]:
+    state = from_data(ConquestState, Campaign(folder).state["game"]["conquest"])
+    return {p: e.treasury for p, e in state.empires.items()}
+
+
+def test_starting_gold_added_before_the_first_tick_is_the_empires_gold(tmp_path: Path, capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    folder = new(root, capsys)
+    assert treasuries(folder) == {"anna": 0, "ben": 0, "cara": 0}
+    edit_rules(folder, {"setup": {"starting_gold": 100}})
+    assert tick(root, datetime.now(UTC)) == 0, capsys.readouterr().err
+    assert treasuries(folder) == {"anna": 100, "ben": 100, "cara": 100}
+    assert tick(root, datetime.now(UTC) + timedelta(days=30)) == 0       # window S closes: round 1 opens
+    camp = Campaign(folder)
+    assert camp.state["stage"]["kind"] == "campaign" and treasuries(folder) == {"anna": 100, "ben": 100, "cara": 100}
+
+
+def test_a_setup_rule_changed_after_the_start_is_one_settings_problem(tmp_path: Path, capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    folder = new(root, capsys)
+    assert tick(root, datetime.now(UTC) + timedelta(days=30)) == 0       # window S closes: the game has started
+    capsys.readouterr()
+    edit_rules(folder, {"setup": {"starting_gold": 100}})
+    assert tick(root, datetime.now(UTC) + timedelta(days=30, hours=1)) == 1
+    err = capsys.readouterr().err
+    assert "rules.setup.starting_gold: read only when the game is set up, and coc has started (now at " in err
+    assert "remove it, or start the campaign again with it" in err and err.count("\n") == 1
+    assert treasuries(folder) == {"anna": 0, "ben": 0, "cara": 0}
+    edit_rules(folder, {"size": {"tiebreak_die": "D10"}})             # read as play goes: taken
+    assert tick(root, datetime.now(UTC) + timedelta(days=30, hours=2)) == 0, capsys.readouterr().err
+    assert Campaign(folder).state["setup_rules"]["rules"] == {"size": {"tiebreak_die": "D10"}}
+
+
+def test_a_campaign_from_a_position_says_to_import_it_again(tmp_path: Path, capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    position = tmp_path / "round2.toml"
+    position.write_text('round = 2\nwindow = "campaign"\n[empires.anna]\ncapital = "T3"\n[empires.ben]\n'
+                        'capital = "T15"\n[empires.cara]\ncapital = "T35"\n[tiles]\nT3 = { owner = "anna" }\n'
+                        'T15 = { owner = "ben" }\nT35 = { owner = "cara" }\n', encoding="utf-8")
+    folder = new(root, capsys, "--position", str(position))
+    edit_rules(folder, {"setup": {"starting_gold": 50}})
+    assert tick(root, datetime.now(UTC)) == 1
+    assert "import the position again (`pbem import coc POSITION.toml --force`)" in capsys.readouterr().err
