@@ -24,8 +24,11 @@ from pbem.kit.players import PlayerField, field_problems
 from pbem.kit.prose import Vocabulary, places_of, prose_lines
 from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
+from pbem.rulesets.phases import GMDecisionNeeded as GMDecisionNeeded  # the interface's errors live with phases
 from pbem.rulesets.phases import GMVerb, M, Outcome, Phase, S, View
 from pbem.rulesets.phases import Parsed as Parsed  # what a window read of a player's lines
+from pbem.rulesets.phases import PositionError as PositionError
+from pbem.rulesets.phases import ask as ask
 from pbem.state.campaign import Player as Player
 from pbem.state.campaign import Settings as Settings
 
@@ -87,34 +90,10 @@ class Context:
     decisions: Mapping[str, str] = field(default_factory=dict)   # the GM's answers for this stage
 
 
-class PositionError(ValueError):
-    """A position file (`pbem import`, `pbem new --position`) that cannot start a campaign: every
-    problem at once, each naming the key it is about."""
-
-    def __init__(self, source: str, problems: Sequence[str]) -> None:
-        super().__init__(f"{source}: " + "; ".join(problems))
-        self.source, self.problems = source, list(problems)
 
 
-class GMDecisionNeeded(Exception):
-    """Resolution cannot go on without the game master's word (a rule option says the GM decides).
-
-    The engine leaves the stage, its submissions and the game untouched, asks the GM,
-    and resolves the stage again once `DECIDE <key> <choice>` is in. The same orders
-    give the same dice, so nothing rolled before the question changes; the answer
-    reaches the ruleset as `ctx.decisions[key]`.
-    """
-
-    def __init__(self, key: str, question: str, options: Sequence[str]) -> None:
-        super().__init__(f"{key}: {question}")
-        self.key, self.question, self.options = key, question, list(options)
 
 
-def ask(decisions: Mapping[str, str], key: str, question: str, options: Sequence[str]) -> str:
-    """The GM's answer to `key` for this stage, or stop the resolution to ask for it."""
-    if key in decisions:
-        return decisions[key]
-    raise GMDecisionNeeded(key, question, options)
 
 
 ENDED = "ended"

@@ -136,3 +136,34 @@ class Phase(Generic[S, M]):
     over: bool = False                                           # the campaign has ended
     wakes: Callable[[View[S, M]], datetime | None] = _no_wake    # before the deadline, when `ready` may turn
                                                                  # true with no mail (a grace period ending)
+
+
+
+class PositionError(ValueError):
+    """A position file (`pbem import`, `pbem new --position`) that cannot start a campaign: every
+    problem at once, each naming the key it is about."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        super().__init__(f"{source}: " + "; ".join(problems))
+        self.source, self.problems = source, list(problems)
+
+
+class GMDecisionNeeded(Exception):
+    """Resolution cannot go on without the game master's word (a rule option says the GM decides).
+
+    The engine leaves the stage, its submissions and the game untouched, asks the GM,
+    and resolves the stage again once `DECIDE <key> <choice>` is in. The same orders
+    give the same dice, so nothing rolled before the question changes; the answer
+    reaches the ruleset as `ctx.decisions[key]`.
+    """
+
+    def __init__(self, key: str, question: str, options: Sequence[str]) -> None:
+        super().__init__(f"{key}: {question}")
+        self.key, self.question, self.options = key, question, list(options)
+
+
+def ask(decisions: Mapping[str, str], key: str, question: str, options: Sequence[str]) -> str:
+    """The GM's answer to `key` for this stage, or stop the resolution to ask for it."""
+    if key in decisions:
+        return decisions[key]
+    raise GMDecisionNeeded(key, question, options)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import re
 import tomllib
+from collections import Counter
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -87,12 +88,14 @@ def test_every_demo_mail_is_free_of_python_quotes_and_template_leftovers(demo: P
         assert text.count("Dice secret of turn") <= 1, f"{message['Subject']}: the dice secret twice"
 
 
-def test_every_turn_report_mail_carries_the_map_picture(demo: Path) -> None:
+def test_each_reader_gets_the_map_of_each_stage_once(demo: Path) -> None:
     reports = [m for m in mails(demo) if str(m["X-Pbem-Key"]).startswith("turn-")]
     assert len(reports) >= 30       # nine reports to three players and the GM, a briefing to three
+    shown: Counter[tuple[str, str]] = Counter()
     for message in reports:
-        kinds = [part.get_content_type() for part in message.walk()]
-        assert "image/png" in kinds, message["Subject"]
+        stage = "/".join(str(message["X-Pbem-Key"]).split("/")[:3])       # turn-N/gG/kind
+        shown[stage, str(message["To"])] += "image/png" in [part.get_content_type() for part in message.walk()]
+    assert shown and set(shown.values()) == {1}, shown
 
 
 def test_the_welcome_names_window_s_as_the_first_step_not_the_automatic_roll_off(demo: Path) -> None:

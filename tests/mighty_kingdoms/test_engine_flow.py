@@ -203,7 +203,7 @@ def test_mk_pbm_7_a_month_by_mail_briefs_both_sides_and_the_forum_and_reform_end
     camp = Campaign(camp.folder)
     assert camp.state["stage"]["kind"] == BATTLE
     out = sent(tmp_path, seen)
-    briefed = {to for to, subject, _ in out if "battle Y1M3-B1, Blue March against Red Realm" in subject}
+    briefed = {to for to, subject, _ in out if "Battle Y1M3-B1, Blue March against Red Realm" in subject}
     assert briefed == {"anna@players.localhost", "ben@players.localhost", "gm@players.localhost"}
     month = next(text for to, subject, text in out if "orders and resolution" in subject and "anna" in to)
     assert "Battle **Y1M3-B1** at T21 (Irefell): Blue March against Red Realm" in month
