@@ -18,11 +18,13 @@ from tests.season.harness import Season
 from tests.support.engine_helpers import PLAYERS, SECRETS, T0, dr_campaign
 from tests.support.roundtrip import Trip, round_trip
 
-UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",), "daemon_rift": (".last:", ".postbattle."),
+UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",),
+          "daemon_rift": (".last:", ".postbattle.", ".nmr:"),
           "mighty_kingdoms": (".mighty_kingdoms.month.", ".mighty_kingdoms.battle.", ".mighty_kingdoms.winter.income.")}
 """What a position does not hold, per rule system: the picture marks of the resolution before the
 export (what the map of that resolution drew; the next resolution draws its own); Daemon Rift's
-post-battle record of the turn before, already reported and cleared as the orders resolve; a
+post-battle record and the factions that sent no orders, of the turn before, already reported
+and set afresh as the orders resolve; a
 Mighty Kingdoms month's orders and battles, kept for the picture until the next month's start,
 and a winter's Gather income, reported as the position's W1 opened."""
 

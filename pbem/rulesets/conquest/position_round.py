@@ -3,10 +3,11 @@
 taken up in window 2, 3 or 4 goes on as it would have. A position written by hand leaves them
 out; each is checked for its form (known keys, whole numbers, text, true or false).
 
-- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note), `missed_challenges`,
-  `missed_sea_challenges`, `assaults`, `disputed` (lists), `team_choice` (`{ anna = "team" }`),
-  `siege_consent` (`{ cara = ["ben"] }`), `setup_orders` and `standing_setups` (`{ anna = [{ battle
-  = "B1", points = 2000 }] }`), `reports` (`[[reports]]`, each side's battle report);
+- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note); the lists
+  `missed_challenges`, `missed_sea_challenges`, `assaults`, `disputed` and `log` (the round's notes
+  no report showed yet); `team_choice` (`{ anna = "team" }`), `siege_consent` (`{ cara = ["ben"] }`),
+  `setup_orders` and `standing_setups` (`{ anna = [{ battle = "B1", points = 2000 }] }`), `reports`
+  (`[[reports]]`, each side's battle report);
 - besides what a hand-written position gives: a set-up's `note` and `abstract`, an army's
   `largest_bonus`, `gold_bonus` and `stand_in`; an outcome's `how` and abstract dice
   (`abstract_faces`, `abstract_bonus`, `abstract_total`); an EP award's `battles`, `average` and
@@ -34,7 +35,7 @@ from pbem.rulesets.conquest.model import (
 
 T = TypeVar("T")
 
-LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed")
+LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed", "log")
 TABLES = ("team_choice", "siege_consent", "setup_orders", "standing_setups")
 KEYS = ("challenges", "reports", *LISTS, *TABLES)
 SETUP_EXTRA = ("note", "abstract")
@@ -162,6 +163,9 @@ def export(state: ConquestState, out: dict[str, Any]) -> None:
     for name in KEYS:
         if data.get(name):
             out[name] = data[name]
+    out.pop("log", None)
+    if rnd.log[rnd.log_shown:]:           # what the next report shows: the lines shown already are not again
+        out["log"] = rnd.log[rnd.log_shown:]
     for entry, setup in zip(out.get("setups", []), rnd.setups, strict=False):
         entry |= {n: getattr(setup, n) for n in SETUP_EXTRA}
         for army_entry, army in zip(entry["armies"], setup.armies, strict=False):
