@@ -17,11 +17,12 @@ out; each is checked for its form (known keys, whole numbers, text, true or fals
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar, get_type_hints
 
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.conquest.model import (
+    W_CONQUEST,
     Army,
     BattleEP,
     BattleOutcome,
@@ -31,6 +32,7 @@ from pbem.rulesets.conquest.model import (
     EPAward,
     ResultReport,
     SetupOrder,
+    Win,
 )
 
 T = TypeVar("T")
@@ -46,6 +48,41 @@ AWARD_EXTRA = ("battles", "average", "all_or_nothing")
 
 class Reads(Protocol):
     def fail(self, key: str, text: str) -> None: ...
+
+
+class Reading(Reads, Protocol):
+    """What `position.Reading` offers the readers here."""
+
+    def get(self, data: Mapping[str, Any], name: str, where: str, kind: type[T], default: T) -> T: ...
+
+    def number(self, data: Mapping[str, Any], name: str, where: str, least: int = 0) -> int: ...
+
+    def player(self, value: Any, key: str) -> str: ...
+
+    def tables(self, data: Mapping[str, Any], name: str) -> list[tuple[str, Mapping[str, Any]]]: ...
+
+    def known(self, data: Mapping[str, Any], allowed: Sequence[str], where: str) -> None: ...
+
+
+def awards(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
+    """Window 4: `[ep]` (EP earned this round, carried EP added, COC-SPD-2) and `[[wins]]` (COC-RES-17)."""
+    if state.round.window != W_CONQUEST:
+        return
+    earned = r.get(data, "ep", "", dict, {})
+    for player in earned:
+        r.player(player, f"ep.{player}")
+    for player in state.active():
+        given = earned.get(player, 0)       # a number, or a table with `earned` (position_round)
+        ep = r.number(given, "earned", f"ep.{player}.") if isinstance(given, Mapping) else \
+            r.number(earned, player, "ep.") if player in earned else 0
+        carried = state.empires[player].carried_ep
+        state.round.ep.append(EPAward(player, earned=ep, carried=carried, available=ep + carried))
+    for where, entry in r.tables(data, "wins"):
+        r.known(entry, ("winner", "loser", "count"), where)
+        win = Win(r.player(entry.get("winner", ""), f"{where}winner"),
+                  r.player(entry.get("loser", ""), f"{where}loser"), r.number(entry, "count", where, least=1)
+                  if "count" in entry else 1)
+        state.round.wins.append(win)
 
 
 def read(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
