@@ -84,3 +84,23 @@ def test_a_campaign_from_a_position_says_to_import_it_again(tmp_path: Path, caps
     edit_rules(folder, {"setup": {"starting_gold": 50}})
     assert tick(root, datetime.now(UTC)) == 1
     assert "import the position again (`pbem import coc POSITION.toml --force`)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ruleset,players,rules,read", [
+    ("diplomacy", ["eng,Eve,eve@dip.localhost,England", "fra,Finn,finn@dip.localhost,France"],
+     {"start_year": 1910}, lambda game: game["year"]),
+    ("daemon_rift", ["red,Alice,alice@dr.localhost,Red,R,home=1", "blue,Bob,bob@dr.localhost,Blue,B,home=5"],
+     {"lists": {"points": 3000}}, lambda game: game["dr"]["lists"]["R-1"]["points"]),
+])
+def test_every_rule_systems_setup_rules_apply_until_the_start(tmp_path: Path, capsys: Capture, ruleset: str,
+                                                              players: list[str], rules: dict[str, Any],
+                                                              read: Any) -> None:
+    root = tmp_path / "campaigns"
+    args = ["new", "game", "--root", str(root), "--ruleset", ruleset, "--gm-email", "gm@x.localhost",
+            *[a for p in players for a in ("--player", p)]]
+    assert main(args) == 0, capsys.readouterr().err
+    before = read(Campaign(root / "game").state["game"])
+    edit_rules(root / "game", rules)
+    assert tick(root, datetime.now(UTC)) == 0, capsys.readouterr().err
+    after = read(Campaign(root / "game").state["game"])
+    assert after != before and after == (rules.get("start_year") or rules["lists"]["points"])

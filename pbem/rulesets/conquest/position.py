@@ -44,12 +44,10 @@ from pbem.rulesets.conquest.model import (
     BattleOutcome,
     BattleSetup,
     ConquestState,
-    EPAward,
     EventPick,
     NavalAdvantage,
     Siege,
     SizeEntry,
-    Win,
 )
 
 OPEN_WINDOWS = (W_CAPITALS, W_CAMPAIGN, W_SETUP, W_RESULTS, W_CONQUEST)
@@ -315,7 +313,7 @@ def _round(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
     _unique(r, [b.id for b in state.round.battles], "battles", "id")
     _each_battle(r, state, data, "setups", _setup, state.round.setups)
     _each_battle(r, state, data, "outcomes", _outcome, state.round.outcomes)
-    _awards(r, state, data)
+    position_round.awards(r, state, data)
     position_round.read(r, state, data)
 
 
@@ -396,24 +394,3 @@ def _outcome(r: Reading, battle: Battle, where: str, entry: Mapping[str, Any]) -
     return BattleOutcome(battle.id, r.choice(entry.get("attacker", ""), CATEGORIES, f"{where}attacker"),
                          r.choice(entry.get("defender", ""), CATEGORIES, f"{where}defender"), how="gm",
                          note=r.get(entry, "note", where, str, "settled before the position was imported"))
-
-
-def _awards(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
-    """Window 4: `[ep]` (EP earned this round, carried EP added, COC-SPD-2) and `[[wins]]` (COC-RES-17)."""
-    if state.round.window != W_CONQUEST:
-        return
-    earned = r.get(data, "ep", "", dict, {})
-    for player in earned:
-        r.player(player, f"ep.{player}")
-    for player in state.active():
-        given = earned.get(player, 0)       # a number, or a table with `earned` (position_round)
-        ep = r.number(given, "earned", f"ep.{player}.") if isinstance(given, Mapping) else \
-            r.number(earned, player, "ep.") if player in earned else 0
-        carried = state.empires[player].carried_ep
-        state.round.ep.append(EPAward(player, earned=ep, carried=carried, available=ep + carried))
-    for where, entry in r.tables(data, "wins"):
-        r.known(entry, ("winner", "loser", "count"), where)
-        win = Win(r.player(entry.get("winner", ""), f"{where}winner"),
-                  r.player(entry.get("loser", ""), f"{where}loser"), r.number(entry, "count", where, least=1)
-                  if "count" in entry else 1)
-        state.round.wins.append(win)

@@ -3,10 +3,11 @@
 taken up in window 2, 3 or 4 goes on as it would have. A position written by hand leaves them
 out; each is checked for its form (known keys, whole numbers, text, true or false).
 
-- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note), `missed_challenges`,
-  `missed_sea_challenges`, `assaults`, `disputed` (lists), `team_choice` (`{ anna = "team" }`),
-  `siege_consent` (`{ cara = ["ben"] }`), `setup_orders` and `standing_setups` (`{ anna = [{ battle
-  = "B1", points = 2000 }] }`), `reports` (`[[reports]]`, each side's battle report);
+- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note); the lists
+  `missed_challenges`, `missed_sea_challenges`, `assaults`, `disputed` and `log` (the round's notes
+  no report showed yet); `team_choice` (`{ anna = "team" }`), `siege_consent` (`{ cara = ["ben"] }`),
+  `setup_orders` and `standing_setups` (`{ anna = [{ battle = "B1", points = 2000 }] }`), `reports`
+  (`[[reports]]`, each side's battle report);
 - besides what a hand-written position gives: a set-up's `note` and `abstract`, an army's
   `largest_bonus`, `gold_bonus` and `stand_in`; an outcome's `how` and abstract dice
   (`abstract_faces`, `abstract_bonus`, `abstract_total`); an EP award's `battles`, `average` and
@@ -16,11 +17,12 @@ out; each is checked for its form (known keys, whole numbers, text, true or fals
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar, get_type_hints
 
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.conquest.model import (
+    W_CONQUEST,
     Army,
     BattleEP,
     BattleOutcome,
@@ -30,11 +32,12 @@ from pbem.rulesets.conquest.model import (
     EPAward,
     ResultReport,
     SetupOrder,
+    Win,
 )
 
 T = TypeVar("T")
 
-LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed")
+LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed", "log")
 TABLES = ("team_choice", "siege_consent", "setup_orders", "standing_setups")
 KEYS = ("challenges", "reports", *LISTS, *TABLES)
 SETUP_EXTRA = ("note", "abstract")
@@ -45,6 +48,41 @@ AWARD_EXTRA = ("battles", "average", "all_or_nothing")
 
 class Reads(Protocol):
     def fail(self, key: str, text: str) -> None: ...
+
+
+class Reading(Reads, Protocol):
+    """What `position.Reading` offers the readers here."""
+
+    def get(self, data: Mapping[str, Any], name: str, where: str, kind: type[T], default: T) -> T: ...
+
+    def number(self, data: Mapping[str, Any], name: str, where: str, least: int = 0) -> int: ...
+
+    def player(self, value: Any, key: str) -> str: ...
+
+    def tables(self, data: Mapping[str, Any], name: str) -> list[tuple[str, Mapping[str, Any]]]: ...
+
+    def known(self, data: Mapping[str, Any], allowed: Sequence[str], where: str) -> None: ...
+
+
+def awards(r: Reading, state: ConquestState, data: Mapping[str, Any]) -> None:
+    """Window 4: `[ep]` (EP earned this round, carried EP added, COC-SPD-2) and `[[wins]]` (COC-RES-17)."""
+    if state.round.window != W_CONQUEST:
+        return
+    earned = r.get(data, "ep", "", dict, {})
+    for player in earned:
+        r.player(player, f"ep.{player}")
+    for player in state.active():
+        given = earned.get(player, 0)       # a number, or a table with `earned` (position_round)
+        ep = r.number(given, "earned", f"ep.{player}.") if isinstance(given, Mapping) else \
+            r.number(earned, player, "ep.") if player in earned else 0
+        carried = state.empires[player].carried_ep
+        state.round.ep.append(EPAward(player, earned=ep, carried=carried, available=ep + carried))
+    for where, entry in r.tables(data, "wins"):
+        r.known(entry, ("winner", "loser", "count"), where)
+        win = Win(r.player(entry.get("winner", ""), f"{where}winner"),
+                  r.player(entry.get("loser", ""), f"{where}loser"), r.number(entry, "count", where, least=1)
+                  if "count" in entry else 1)
+        state.round.wins.append(win)
 
 
 def read(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
@@ -162,6 +200,9 @@ def export(state: ConquestState, out: dict[str, Any]) -> None:
     for name in KEYS:
         if data.get(name):
             out[name] = data[name]
+    out.pop("log", None)
+    if rnd.log[rnd.log_shown:]:           # what the next report shows: the lines shown already are not again
+        out["log"] = rnd.log[rnd.log_shown:]
     for entry, setup in zip(out.get("setups", []), rnd.setups, strict=False):
         entry |= {n: getattr(setup, n) for n in SETUP_EXTRA}
         for army_entry, army in zip(entry["armies"], setup.armies, strict=False):

@@ -1,0 +1,58 @@
+"""A Conquest round's records as pbem keeps them (docs/positions/conquest.md): read exactly into
+the round, and a record of the wrong form refused with its key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.rulesets.base import PositionError
+from pbem.rulesets.conquest.ruleset import RULESET
+
+from .engine_helpers import campaign
+
+CAPITALS = (("anna", "T3"), ("ben", "T15"), ("cara", "T35"))
+RESULTS = {"round": 2, "window": "results", "order": ["anna", "ben", "cara"],
+           "empires": {p: {"capital": t} for p, t in CAPITALS},
+           "tiles": {t: {"owner": p} for p, t in CAPITALS},
+           "battles": [{"id": "B1", "kind": "land", "attackers": ["anna"], "defenders": ["ben"]}],
+           "setups": [{"battle": "B1", "points": 2000, "note": "as proposed", "abstract": False,
+                       "armies": [{"player": "anna", "share": 2000, "largest_bonus": 0},
+                                  {"player": "ben", "share": 2000, "largest_bonus": 50, "total": 2050}]}],
+           "challenges": [{"challenger": "anna", "target": "ben", "sea": False, "broke_team": False, "note": ""}],
+           "missed_challenges": ["cara"], "team_choice": {"anna": "individual"},
+           "setup_orders": {"anna": [{"battle": "B1", "points": 2000}]},
+           "reports": [{"battle": "B1", "reporter": "anna", "withdrew": "none", "vp_attacker": 700,
+                        "vp_defender": 300}],
+           "log": ["waiting for B1: the reports differ"]}
+
+
+def read(tmp_path: Path, data: dict[str, Any]) -> Any:
+    return RULESET.load_state(RULESET.position(campaign(tmp_path).settings, data, "position.toml"))
+
+
+def test_the_round_records_are_read_as_pbem_keeps_them(tmp_path: Path) -> None:
+    rnd = read(tmp_path, RESULTS).round
+    assert rnd.setup("B1").note == "as proposed" and rnd.setup("B1").army("ben").largest_bonus == 50
+    assert [(c.challenger, c.target) for c in rnd.challenges] == [("anna", "ben")]
+    assert rnd.missed_challenges == ["cara"] and rnd.team_choice == {"anna": "individual"}
+    assert rnd.setup_orders["anna"][0].points == 2000 and rnd.reports[0].vp_attacker == 700
+    assert rnd.log == ["waiting for B1: the reports differ"] and rnd.log_shown == 0
+
+
+def test_a_record_of_the_wrong_form_is_refused_with_its_key(tmp_path: Path) -> None:
+    data = RESULTS | {"challenges": [{"challenger": "anna", "target": "ben", "sea": "no"}],
+                      "reports": [{"battle": "B1", "vp": 3}], "team_choice": ["anna"]}
+    with pytest.raises(PositionError) as caught:
+        read(tmp_path, data)
+    keys = [p.split(":", 1)[0] for p in caught.value.problems]
+    assert keys == ["challenges[0].sea", "reports[0].vp", "team_choice"], caught.value.problems
+
+
+def test_a_hand_written_position_at_window_1_has_no_round_records(tmp_path: Path) -> None:
+    data = {k: v for k, v in RESULTS.items() if k not in ("battles", "setups", "reports")} | {"window": "campaign"}
+    with pytest.raises(PositionError) as caught:
+        read(tmp_path, data)
+    assert "challenges: only a position at window setup or results or conquest has challenges" in caught.value.problems
