@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from pbem.kit.texts import aligned_columns
 from pbem.mail.compose import markdown_to_html
 
 SIMPLE = {"strong": "b", "b": "b", "em": "i", "i": "i", "blockquote": "quote", "pre": "code"}
@@ -100,11 +101,7 @@ def table_bbcode(rows: list[list[str]], tables: bool) -> str:
     if tables:
         body = "".join("[tr]" + "".join(f"[td]{cell}[/td]" for cell in row) + "[/tr]\n" for row in rows)
         return f"[table]\n{body}[/table]\n\n"
-    widths = [max(len(row[i]) if i < len(row) else 0 for row in rows) for i in range(max(map(len, rows), default=0))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip() for row in rows]
-    if len(lines) > 1:
-        lines.insert(1, "  ".join("-" * width for width in widths))
-    return "[code]\n" + "\n".join(lines) + "\n[/code]\n\n"
+    return "[code]\n" + "\n".join(aligned_columns(rows, rule_under_first=True)) + "\n[/code]\n\n"
 
 
 def to_bbcode(markdown: str, *, tables: bool = False, picture_url: str = "") -> str:

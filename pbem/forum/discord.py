@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.forum.base import ForumError, Post
 from pbem.forum.web import exchange, form_data
+from pbem.kit.texts import aligned_columns
 from pbem.state.store import StoreError, read_toml, write_toml
 
 if TYPE_CHECKING:
@@ -171,9 +172,7 @@ def discord_markdown(markdown: str) -> str:
 def _aligned(table: str) -> str:
     rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table.strip("\n").splitlines()]
     rows = [row for row in rows if not set("".join(row)) <= set("-: ")]
-    widths = [max(len(row[i]) if i < len(row) else 0 for row in rows) for i in range(max(map(len, rows)))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)).rstrip() for row in rows]
-    return "```\n" + "\n".join(lines) + "\n```\n"
+    return "```\n" + "\n".join(aligned_columns(rows)) + "\n```\n"
 
 
 def load_webhook(path: str, base: Path) -> str:

@@ -199,3 +199,14 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, SecurityError):
         return f"refused by the sandbox: {exc}".replace("\n", " ")
     return (str(exc) or type(exc).__name__).replace("\n", " ")
+
+
+def aligned_columns(rows: list[list[str]], rule_under_first: bool = False) -> list[str]:
+    """A table's rows as lines of text with their columns aligned, for places that draw no tables
+    (a board's [code] block, a Discord message); `rule_under_first` underlines the header row."""
+    widths = [max(len(row[i]) if i < len(row) else 0 for row in rows) for i in range(max(map(len, rows), default=0))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip() for row in rows]
+    if rule_under_first and len(lines) > 1:
+        lines.insert(1, "  ".join("-" * width for width in widths))
+    return lines
+
