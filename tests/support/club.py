@@ -38,8 +38,9 @@ class Club:
         return Campaign(self.root / self.name)
 
     def new(self, *args: str) -> None:
-        """`pbem new NAME --root ROOT --address ADDRESS ARGS...`, which must succeed."""
-        assert main(["new", self.name, "--root", str(self.root), "--address", self.address, *args]) == 0
+        """`pbem new NAME --root ROOT --address ADDRESS --now T0 ARGS...`, which must succeed."""
+        assert main(["new", self.name, "--root", str(self.root), "--address", self.address,
+                     "--now", self.now.isoformat(), *args]) == 0
 
     def gm(self, *args: str) -> int:
         """A GM command on this campaign's root; its exit status (argparse's refusals included)."""
