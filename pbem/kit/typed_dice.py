@@ -123,8 +123,9 @@ class ListedDice(TypedDice):
 
     def roll(self, purpose: str, count: int = 1, sides: int = 6) -> TypedRoll:
         if self._next >= len(self.lines):
+            value = "+".join(["<value>"] * count)
             raise TypedDiceError(f"the dice file runs short{self._after()}: the rules roll {die_name(count, sides)} "
-                                 f"for `{purpose}`; add the line `{purpose}: <value>` and run it again")
+                                 f"for `{purpose}`; add the line `{purpose}: {value}` and run it again")
         line = self.lines[self._next]
         if not purpose_matches(line.purpose, purpose):
             raise TypedDiceError(f"line {line.number} `{line.text}` is not the roll the rules ask for here: "
