@@ -45,7 +45,8 @@ def test_the_capital_window_resolves_with_the_gms_dice_and_says_they_were_typed(
 def test_a_purpose_that_is_not_the_next_roll_is_refused_whole(tmp_path: Path) -> None:
     camp = run(campaign(tmp_path))
     before = files(camp.folder)
-    swapped = DICE.replace("pick order: anna: 2\nCapital pick order: ben: 3", "pick order: ben: 3\nCapital pick order: anna: 2")
+    anna, ben = "Capital pick order: anna: 2", "Capital pick order: ben: 3"
+    swapped = DICE.replace(f"{anna}\n{ben}", f"{ben}\n{anna}")
     code, _, err = resolve_with(camp.folder, swapped)
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert "line 2 `Capital pick order: ben: 3` is not the roll the rules ask for here: D6 for " \
