@@ -35,6 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.typed_by and not args.dice:
+        raise UserError("--typed-by names who typed the dice: use it with `--dice FILE` or `--dice typed`")
     if args.dice:
         print(resolve_typed(campaign_folder(args), typed_source(args.dice), args.typed_by))
         return 0

@@ -98,6 +98,9 @@ def test_a_dice_file_that_cannot_be_read_or_has_no_purpose_is_refused_before_the
     code, _, err = pbem("resolve", str(camp.folder), "--dice", str(tmp_path / "bad.txt"))
     assert code == 1 and err == (f"pbem: dice file {tmp_path / 'bad.txt'}: line 3 `4` is not `purpose: value`; "
                                  "write it like `massacre: 4`\n")
+    code, _, err = pbem("resolve", str(camp.folder), "--typed-by", "Cara")
+    assert code == 1 and err.startswith("pbem: --typed-by names who typed the dice: use it with `--dice FILE`")
+    assert not Campaign(camp.folder).state["stage"].get("force")          # not the plain RESOLVE either
 
 
 def test_a_paused_campaign_is_not_resolved_with_typed_dice(tmp_path: Path) -> None:
