@@ -44,6 +44,9 @@ def test_the_typed_swap_die_decides_where_the_battle_is_fought(swap: Campaign) -
     code, out, _ = pbem("verify-dice", str(camp.folder), "1")
     assert code == 0 and f"TYPED: roll 0 ({SWAP}): [5], typed by GM Game master" in out
     assert "turn 1: 0 roll(s) in 1 stage(s) checked; all match; 1 typed at the table" in out
+    site = camp.folder.parent.parent / "site"
+    assert pbem("site", str(camp.folder), str(site))[0] == 0
+    assert f"{SWAP}: D6 = 5 (typed by GM Game master)</li>" in (site / "turn-001.html").read_text()
 
 
 @pytest.mark.parametrize(("lines", "said"), [
