@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.kit.dice import TypedRoll
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -30,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"MISMATCH: the revealed secret does not hash to the published commitment {data['commitment']}")
         return 1
     problems: list[str] = []
-    count, typed = 0, []
+    typed: list[dice.TypedRoll] = []
+    count = 0
     for stage in data["stages"]:
         rolls = [dice.logged_roll(r) for r in stage["rolls"]]
         problems += dice.verify(secret, stage["salt"], rolls)
@@ -47,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def typed_by(rolls: list[Any]) -> str:
-    """`by Ann (the GM)`, or `by Ann, Bob` when several people typed."""
+def typed_by(rolls: list[TypedRoll]) -> str:
+    """`by GM Gus`, or `by GM Gus, Ann` when several people typed."""
     names = list(dict.fromkeys(str(r.typed_by) for r in rolls))
     return "by " + ", ".join(names)

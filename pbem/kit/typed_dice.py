@@ -145,8 +145,8 @@ class ListedDice(TypedDice):
     def finish(self) -> None:
         if self._next < len(self.lines):
             line = self.lines[self._next]
-            raise TypedDiceError(f"line {line.number} `{line.text}` is left over: the rules rolled "
-                                 f"{self._next} dice; remove the lines from {line.number} on, or check "
+            raise TypedDiceError(f"line {line.number} `{line.text}` is left over: the rules made "
+                                 f"{self._next} roll(s); remove the lines from {line.number} on, or check "
                                  "that the orders on file are the ones the rolls were made for")
 
 

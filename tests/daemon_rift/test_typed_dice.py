@@ -50,7 +50,7 @@ def test_the_typed_swap_die_decides_where_the_battle_is_fought(swap: Campaign) -
 
 
 @pytest.mark.parametrize(("lines", "said"), [
-    (f"{SWAP}: 5\nmassacre: 3\n", "line 2 `massacre: 3` is left over: the rules rolled 1 dice"),
+    (f"{SWAP}: 5\nmassacre: 3\n", "line 2 `massacre: 3` is left over: the rules made 1 roll(s)"),
     (f"{SWAP}: 7\n", "line 1 `swap terrain, battle 1 at T24/T25: 7` for `swap terrain, battle 1 at T24/T25`: "
                      "7 is not a face of a D6 (1 to 6)"),
     ("# nothing rolled yet\n", f"the dice file runs short (it lists no roll): the rules roll D6 for `{SWAP}`; "

@@ -14,7 +14,7 @@ def test_a_roll_listed_for_a_dice_less_stage_is_left_over_and_refused(camp: Camp
     code, out, err = resolve_with(camp.folder, "# Spring 1901\n\nstandoff in Bur: 4\n")
     assert code == 1 and out == ""
     assert err.strip() == ("pbem: not resolved, nothing changed: line 3 `standoff in Bur: 4` is left over: the rules "
-                           "rolled 0 dice; remove the lines from 3 on, or check that the orders on file are the ones "
+                           "made 0 roll(s); remove the lines from 3 on, or check that the orders on file are the ones "
                            "the rolls were made for")
     assert files(camp.folder) == before
 
