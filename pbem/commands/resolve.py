@@ -71,6 +71,7 @@ def resolve_typed(folder: Path, make: Callable[[str], TypedDice], typed_by: str 
     from pbem.kit.typed_dice import TypedDiceError
     from pbem.rulesets import registry
     from pbem.stages import turns
+    from pbem.stages.record import StageRecord
     from pbem.state.campaign import Campaign
     from pbem.state.store import campaign_lock
     from pbem.tick.log import TickLog
@@ -89,8 +90,10 @@ def resolve_typed(folder: Path, make: Callable[[str], TypedDice], typed_by: str 
             resolve_stage(camp, ruleset, stage, now, log, dice)
         except TypedDiceError as exc:
             raise UserError(f"not resolved, nothing changed: {exc}") from None
-        if turns.stage_generation(camp) == generation:      # the rules asked the GM a question
-            return "\n".join(log.lines) + "\nanswer it, then run this again"
+        if turns.stage_generation(camp) == generation:      # the rules asked the GM a question: held for it
+            asked = StageRecord.read(camp.state).question
+            raise UserError(f"{stage.title} is not resolved: it needs your decision first ({asked.text}); answer "
+                            f"with `pbem gm {camp.name} DECIDE {asked.key} <choice>`, then run this again")
     typed = f"{len(dice.log)} typed roll(s), by {dice.typed_by}"
     return f"{stage.title} resolved with {typed}; run `pbem tick` to send the reports"
 

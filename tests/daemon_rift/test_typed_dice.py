@@ -64,3 +64,22 @@ def test_a_dice_file_that_does_not_fit_is_refused_whole_and_nothing_changes(swap
     assert code == 1 and out == "" and said in err, err
     assert err.startswith("pbem: not resolved, nothing changed: ") and err.count("\n") == 1
     assert files(swap.folder) == before
+
+
+def test_a_question_the_rules_ask_holds_the_stage_until_the_gm_decides_then_the_typed_dice_resolve_it(
+        tmp_path: Path) -> None:
+    """R-1, R-2 and B-1 tie at T25 with `movement.multiway_tie = "gm"` (DR-MOV-10)."""
+    camp = dr_campaign(tmp_path, {"R-1": "T24", "R-2": "T8", "B-1": "T9"}, {"movement": {"multiway_tie": "gm"}})
+    settings = camp.folder / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[schedule]\n", "[schedule]\nearly_close = \"never\"\n"))
+    put(camp, "o1", f"PLAYER red {SECRETS['red']}\nR-1 M T25\nR-2 M T25\n")
+    put(camp, "o2", f"PLAYER blue {SECRETS['blue']}\nB-1 M T25\n", sender="Bob <bob@test.localhost>")
+    camp = run(Campaign(camp.folder))
+    code, _, err = resolve_with(camp.folder, "")
+    assert code == 1 and err.count("\n") == 1 and "Turn 1: orders is not resolved: it needs your decision first (3 " \
+        "sides tie at T25" in err and "answer with `pbem gm rift DECIDE tie-T25 <choice>`, then run this again" in err
+    assert Campaign(camp.folder).state["stage"]["question"]["key"] == "tie-T25"
+    assert pbem("gm", str(camp.folder), "DECIDE", "tie-T25", "R-1")[0] == 0
+    code, out, err = resolve_with(camp.folder, "# the tie is the GM's: nothing to roll\n")
+    assert code == 0 and out.startswith("Turn 1: orders resolved with 0 typed roll(s)"), err
+    assert Campaign(camp.folder).state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T25"
