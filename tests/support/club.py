@@ -5,6 +5,7 @@ player reads it. The scripted club campaigns (tests/campaigns/) are written with
 from __future__ import annotations
 
 import email.utils
+import hashlib
 import re
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -14,6 +15,7 @@ from pathlib import Path
 from pbem.cli import main
 from pbem.state.campaign import Campaign
 from pbem.state.schedule import parse_time
+from pbem.state.store import write_toml
 from pbem.tick.engine import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -41,6 +43,14 @@ class Club:
         """`pbem new NAME --root ROOT --address ADDRESS --now T0 ARGS...`, which must succeed."""
         assert main(["new", self.name, "--root", str(self.root), "--address", self.address,
                      "--now", self.now.isoformat(), *args]) == 0
+        self.fix_dice()
+
+    def fix_dice(self, turns: int = 30) -> None:
+        """Fixed turn secrets, so that every die (player orders, roll-offs) is the same each run;
+        written before the first tick publishes a commitment."""
+        secrets = {str(n): hashlib.sha256(f"{self.name} club dice, turn {n}".encode()).hexdigest()
+                   for n in range(turns + 1)}
+        write_toml(self.root / self.name / "private" / "dice.toml", {"secrets": secrets})
 
     def gm(self, *args: str) -> int:
         """A GM command on this campaign's root; its exit status (argparse's refusals included)."""
