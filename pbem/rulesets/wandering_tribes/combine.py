@@ -72,7 +72,8 @@ def trim_excess(rules: Rules, nation: Nation, stack: Stack, wishes: list[str], l
     for type_, extra in over_max(nation, stack.types()).items():
         chosen = [m for m in (pick(stack, w) for w in wishes) if m is not None and m.type == type_]
         rest = sorted((m for m in stack.markers if m.type == type_ and m not in chosen), key=number, reverse=True)
-        for marker in list(dict.fromkeys([*chosen, *rest]))[:extra]:
+        unique = list({m.id: m for m in [*chosen, *rest]}.values())
+        for marker in unique[:extra]:
             drop(stack, marker, log, f"over the maximum of {type_}")
 
 
