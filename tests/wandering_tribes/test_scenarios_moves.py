@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.movement import Turn, attempt
 from pbem.rulesets.wandering_tribes.plan import ALWAYS, PASS, STOP, UNTIL_SUCCESS, Attempt, RoundOrders
 from pbem.rulesets.wandering_tribes.player_round import play
-from pbem.rulesets.wandering_tribes.squares import squaremap_from_dict
+from pbem.rulesets.wandering_tribes.rules import Rules
+from pbem.rulesets.wandering_tribes.squares import SquareMap, squaremap_from_dict
 from pbem.rulesets.wandering_tribes.strategic import open_round, play_round
 from tests.wandering_tribes.helpers import dice, grid, lock, put, row, rules, world
 
@@ -62,17 +64,6 @@ def test_wt_ord_6_cara_forced_to_rest_in_bens_round_takes_no_round() -> None:
 
 
 # -- 2. road arrows --------------------------------------------------------------------
-def _x_y_z() -> object:
-    return squaremap_from_dict({"squares": {
-        "W1": {"x": 0, "y": 1, "terrain": "plains", "roads": ["origin>E"]},
-        "X": {"x": 1, "y": 1, "terrain": "plains", "roads": ["W>E", "origin>S"]},
-        "E1": {"x": 2, "y": 1, "terrain": "plains"},
-        "S1": {"x": 1, "y": 2, "terrain": "plains", "roads": ["origin>E", "N>E"]},
-        "S2": {"x": 2, "y": 2, "terrain": "plains", "roads": ["W>N"]},
-        "N1": {"x": 1, "y": 0, "terrain": "plains", "roads": ["origin>S"]},
-    }})
-
-
 @pytest.mark.clause("WT-ROAD-2", "WT-ROAD-3", "WT-ROAD-6", "WT-MAP-3")
 def test_wt_road_6_a_stack_entering_from_w_must_take_e_even_with_a_fork_preference() -> None:
     gmap = squaremap_from_dict({"squares": {
@@ -125,7 +116,7 @@ def test_wt_road_1_moves_go_one_orthogonal_tile_per_step_and_never_against_an_ar
 
 
 # -- 3. command chain and camp fire -----------------------------------------------------
-def _scenario_3() -> tuple[object, object, object]:
+def _scenario_3() -> tuple[SquareMap, Rules, State]:
     gmap = row(5, terrain={"T3": "villages", "T4": "woods"}, campfires={"T3"})
     book, state = rules(), world({"Anna": "empire"})
     put(state, book, "A1", "Anna", "T1", ["General", "Hero", "Halberdiers", "Halberdiers", "Crossbowmen",
@@ -219,7 +210,7 @@ def test_wt_enc_5_a_blocked_forced_move_goes_back_to_the_start_without_recruitin
 
 
 # -- 5. attempt list and the move obligation ---------------------------------------------
-def _anna_four() -> tuple[object, object, object]:
+def _anna_four() -> tuple[SquareMap, Rules, State]:
     gmap, book = grid(4, 4), rules()
     state = world({"Anna": "empire"})
     put(state, book, "A1", "Anna", "T6", ["General", "Halberdiers", "Halberdiers"])

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pbem.rulesets.wandering_tribes.combine import combine_tile
+from pbem.rulesets.wandering_tribes.model import Stack, State
 from pbem.rulesets.wandering_tribes.plan import Attempt, RoundOrders
 from pbem.rulesets.wandering_tribes.player_round import play
 from pbem.rulesets.wandering_tribes.recruit import choose, recruit
+from pbem.rulesets.wandering_tribes.rules import Rules
 from tests.wandering_tribes.helpers import dice, put, row, rules, world
 
 A1_870 = ["General", "Hero", "Halberdiers", "Halberdiers", "Crossbowmen", "Crossbowmen", "Knights", "Knights",
@@ -71,7 +73,7 @@ S1 = ["General", "Hero", "Halberdiers", "Halberdiers", "Crossbowmen", "Crossbowm
 S2 = ["Hero", "Halberdiers", "Crossbowmen", "Knights", "Knights"]
 
 
-def _eleven(extra: list[str] | None = None) -> tuple[object, object, list[object]]:
+def _eleven(extra: list[str] | None = None) -> tuple[Rules, State, list[Stack]]:
     book, state = rules(), world({"Anna": "empire"})
     s1 = put(state, book, "S1", "Anna", "T3", S1)
     s2 = put(state, book, "S2", "Anna", "T3", S2 + (extra or []))
@@ -83,7 +85,7 @@ def _eleven(extra: list[str] | None = None) -> tuple[object, object, list[object
 def test_wt_cmb_8_the_removal_list_skips_a_crossbowman_below_the_minimum_and_stops_at_975() -> None:
     book, state, stacks = _eleven()
     log: list[str] = []
-    combine_tile(state, book, stacks, ["Crossbowmen", "Crossbowmen", "Halberdiers"], log)  # type: ignore[arg-type]
+    combine_tile(state, book, stacks, ["Crossbowmen", "Crossbowmen", "Halberdiers"], log)
     s1 = state.stacks["S1"]
     assert list(state.stacks) == ["S1"] and s1.points == 975
     assert s1.count("Crossbowmen") == 2 and s1.count("Halberdiers") == 2
@@ -93,7 +95,7 @@ def test_wt_cmb_8_the_removal_list_skips_a_crossbowman_below_the_minimum_and_sto
 def test_wt_cmb_9_the_default_removes_the_hero_with_the_higher_id_and_nothing_more() -> None:
     book, state, stacks = _eleven()
     log: list[str] = []
-    combine_tile(state, book, stacks, [], log)  # type: ignore[arg-type]
+    combine_tile(state, book, stacks, [], log)
     s1 = state.stacks["S1"]
     assert s1.points == 995 and "m10" not in [m.id for m in s1.markers] and s1.count("Hero") == 1
 
@@ -102,7 +104,7 @@ def test_wt_cmb_9_the_default_removes_the_hero_with_the_higher_id_and_nothing_mo
 def test_wt_cmb_3_a_second_general_over_the_maximum_goes_first_then_the_point_step() -> None:
     book, state, stacks = _eleven(["General"])
     log: list[str] = []
-    combine_tile(state, book, stacks, [], log)  # type: ignore[arg-type]
+    combine_tile(state, book, stacks, [], log)
     s1 = state.stacks["S1"]
     assert s1.count("General") == 1 and "m15" not in [m.id for m in s1.markers]
     assert "over the maximum of General" in log[1] and s1.points == 995

@@ -9,13 +9,15 @@ from pbem.rulesets.wandering_tribes.divide import problems as division_problems
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.plan import ALWAYS, Attempt, Division, RoundOrders
 from pbem.rulesets.wandering_tribes.player_round import play
+from pbem.rulesets.wandering_tribes.rules import Rules
+from pbem.rulesets.wandering_tribes.squares import SquareMap
 from pbem.rulesets.wandering_tribes.strategic import battle_due, open_round
 from tests.wandering_tribes.helpers import dice, grid, lock, put, row, rules, world
 
 FULL = ["General", "Halberdiers", "Halberdiers", "Crossbowmen", "Crossbowmen"]
 
 
-def _six() -> tuple[object, object, State]:
+def _six() -> tuple[SquareMap, Rules, State]:
     gmap, book = row(10, terrain={"T3": "plains"}), rules()
     state = world({"Anna": "empire", "Ben": "empire", "Cara": "empire", "Dan": "empire"})
     state.round = 2
@@ -87,7 +89,8 @@ def test_wt_enc_8_one_on_one_locks_again_and_only_two_locks_allow_a_rest() -> No
     done = play(state, book, gmap, "Anna", RoundOrders(rest=False, attempts=[Attempt("A2")]), dice(6))
     after = done.state
     assert after.stacks["A2"].tile == "T2" and after.lock_of("A2") is not None
-    assert after.lock_of("A2").defender == "C1" and not after.players["Anna"].resting   # type: ignore[union-attr]
+    made = after.lock_of("A2")
+    assert made is not None and made.defender == "C1" and not after.players["Anna"].resting
     rested = play(after, book, gmap, "Anna", RoundOrders(rest=True), dice())
     assert rested.state.players["Anna"].resting and rested.outcomes == []
     ben = play(after, book, gmap, "Ben", RoundOrders(rest=True), dice())
@@ -106,7 +109,7 @@ def test_wt_rest_3_together_one_locked_stack_allows_a_rest_which_ends_the_round_
 EIGHT = ["General", "Hero", "Halberdiers", "Halberdiers", "Crossbowmen", "Crossbowmen", "Knights", "Pistoliers"]
 
 
-def _nine() -> tuple[object, object, State]:
+def _nine() -> tuple[SquareMap, Rules, State]:
     gmap, book = grid(3, 3), rules()
     state = world({"Anna": "empire"})
     put(state, book, "A1", "Anna", "T5", EIGHT)
@@ -158,7 +161,7 @@ def test_wt_div_13_a1b_moves_and_may_recruit_while_a1_stays_unmerged() -> None:
 
 @pytest.mark.clause("WT-DIV-6", "WT-DIV-11", "WT-DIV-10", "WT-DIV-12")
 def test_wt_div_6_small_stacks_mounts_locks_and_bretonnian_parts_are_refused() -> None:
-    gmap, book = grid(3, 3), rules()
+    _gmap, book = grid(3, 3), rules()
     state = world({"Anna": "empire", "Bea": "bretonnians", "Ben": "empire"})
     put(state, book, "A1", "Anna", "T5", ["General", "Hero", "Halberdiers", "Halberdiers", "Crossbowmen"])
     five = Division("A1", [("A1", ["m1", "m3", "m4"]), ("A2", ["m2", "m5"])])
