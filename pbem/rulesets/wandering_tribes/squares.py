@@ -192,9 +192,20 @@ def _off_map(gmap: SquareMap) -> list[str]:
             for t in gmap.places() for r in gmap.tiles[t].routes if not gmap.toward(t, r.exit)]
 
 
+MAPS = Path(__file__).resolve().parents[3] / "rules" / "maps" / "wandering_tribes"
+
+
+def ready_made() -> list[str]:
+    """The ready-made Wandering Tribes maps (rules/maps/wandering_tribes/, kept apart from the
+    other systems' maps so their tests of every shipped map need not know this kind)."""
+    return sorted(p.stem for p in MAPS.glob("*.toml"))
+
+
 def load_squares(path: Path | str) -> SquareMap:
-    """A square map by name (rules/maps/) or path; raises MapError listing every problem."""
-    gmap = load(path, "squares")
+    """A ready-made square map by name, or a map file by path; raises MapError listing every problem."""
+    name = str(path)
+    chosen = MAPS / f"{name}.toml" if name in ready_made() else Path(name)
+    gmap = load(chosen, "squares")
     assert isinstance(gmap, SquareMap)
     return gmap
 
