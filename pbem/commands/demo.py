@@ -91,6 +91,16 @@ DEMOS = {
         {"timezone": "Europe/London", "setup": "5d", "lists": "3d", "orders": "4d", "battle": "7d",
          "purchases": "4d", "deployment": "3d", "at": "20:00", "reminder": "24h"},
         {"campaign": {"summer_months": 2}}, dice_turns=12),
+    "wandering_tribes": Demo(
+        "wt-demo", "wt_three_tribes",
+        (("anna", "Anna", "anna@players.localhost", "Reikland Wanderers", "A", {}),
+         ("ben", "Ben", "ben@players.localhost", "Waaagh Grimgut", "B", {}),
+         ("cara", "Cara", "cara@players.localhost", "Host of Karak Ungor", "C", {})),
+        {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
+         "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "setup": "3d", "orders": "3d", "battle": "5d", "at": "20:00",
+         "reminder": "24h"},
+        {"campaign": {"mode": "one_on_one"}}, dice_turns=12),
 }
 
 
