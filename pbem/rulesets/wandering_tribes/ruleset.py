@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.kit.dice import Dice
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.scene import Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.phases import Outcome, Phase, Submissions, View
+from pbem.rulesets.wandering_tribes import position as positionmod
 from pbem.rulesets.wandering_tribes import rules as rulesmod
 from pbem.rulesets.wandering_tribes import window_battle, window_orders, window_setup
 from pbem.rulesets.wandering_tribes.battle_results import ranking
@@ -57,6 +59,19 @@ class WanderingTribes(Ruleset[WTGame, SquareMap]):
             raise ValueError(f"map: {len(gmap.towns())} town tiles for {len(settings.players)} players (WT-SET-10)")
         del rules
         return self.dump_state(WTGame())
+
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        """docs/positions/wandering_tribes.md."""
+        rules = rulesmod.from_book(self.load_rules(settings))
+        game = positionmod.read([p.id for p in settings.players], self.load_map(settings), rules, data, source)
+        return self.dump_state(game)
+
+    def position_opening(self, settings: Settings, game: Mapping[str, Any], dice: Dice) -> dict[str, Any]:
+        rules = rulesmod.from_book(self.load_rules(settings))
+        return {**game, **self.dump_state(positionmod.opening(self.load_state(game), rules, dice))}
+
+    def export_position(self, view: WTView) -> dict[str, Any]:
+        return positionmod.export(view.state)
 
     def load_state(self, game: Mapping[str, Any]) -> WTGame:
         return from_data(WTGame, game[STORED])
