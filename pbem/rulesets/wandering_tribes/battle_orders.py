@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pbem.kit.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem
 from pbem.rulesets.wandering_tribes.battle_results import Report, problems, sides
 from pbem.rulesets.wandering_tribes.battle_setup import Battle
 from pbem.rulesets.wandering_tribes.model import State
@@ -38,12 +38,15 @@ def read(state: State, rules: Rules, battles: Sequence[Battle], player: str,
     mine = [b for b in battles if player in sides(state, b)]
     out = BattleReading({b.id: Report() for b in mine})
     current = mine[0].id if mine else 0
+    touched: set[int] = set()
     for line_no, line in lines:
         try:
             current = _line(state, rules, mine, player, out.reports, current, line.split())
+            touched.add(current)
         except OrderProblem as problem:
             out.problems.append(problem.at(line_no, line))
-    for battle in mine:
+    out.reports = {k: r for k, r in out.reports.items() if k in touched}     # battles the mail speaks of
+    for battle in (b for b in mine if b.id in touched):
         out.problems += [IllegalOrder(p) for p in problems(state, battle, out.reports[battle.id])]
     return out
 
@@ -58,7 +61,7 @@ def _line(state: State, rules: Rules, mine: Sequence[Battle], player: str, repor
           current: int, words: list[str]) -> int:
     verb = words[0].upper()
     if verb not in WORDS:
-        raise InvalidOrder(f"{words[0]} is not a battle-report order; use {', '.join(WORDS)}")
+        raise NotAnOrder(f"{words[0]} is not a battle-report order; use {', '.join(WORDS)}")
     if not mine:
         raise IllegalOrder("you fight no battle this phase")
     if verb == "RESULT":

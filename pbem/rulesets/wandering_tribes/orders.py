@@ -18,7 +18,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pbem.kit.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem
 from pbem.rulesets.wandering_tribes import divide
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.nations import TERRAINS, canonical
@@ -84,7 +84,7 @@ def _line(ctx: Context, orders: RoundOrders, line: str) -> None:
     words = line.split()
     verb = words[0].upper()
     if verb not in WORDS:
-        raise InvalidOrder(f"{words[0]} is not an order; orders start with {', '.join(WORDS)}",
+        raise NotAnOrder(f"{words[0]} is not an order; orders start with {', '.join(WORDS)}",
                            suggestion=_suggest(verb, WORDS))
     {"REST": _rest, "DIVIDE": _divide, "TRY": _try, "RECRUIT": _recruit, "REMOVE": _remove,
      "VOLUNTEER": _volunteer}[verb](ctx, orders, words[1:])

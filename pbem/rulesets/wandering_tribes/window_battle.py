@@ -11,7 +11,7 @@ from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions, ask
 from pbem.rulesets.wandering_tribes import battle_orders
-from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, sides
+from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, problems, sides
 from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_battle
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
@@ -21,11 +21,16 @@ from pbem.rulesets.wandering_tribes.window_orders import finish, next_round
 
 def parse(view: WTView, player: Player, lines: Lines) -> Parsed:
     game = view.state
+    """Each battle's report is kept when the rules accept it; one they refuse (a withdrawn winner,
+    a marker not in that side's stack) is not stored, and its lines are quoted with the reason."""
     reading = battle_orders.read(game.state, rules_of(view), game.battles, player.id, lines)
-    reports = {str(k): to_data(r) for k, r in reading.reports.items()}
+    refused = {b.id for b in game.battles if b.id in reading.reports
+               and problems(game.state, b, reading.reports[b.id])}
+    reports = {str(k): to_data(r) for k, r in reading.reports.items() if k not in refused}
     accepted = [(n, line) for n, line in lines if not any(p.line_no == n for p in reading.problems)]
-    return Parsed(payload={"reports": reports} if not reading.problems else {}, accepted=accepted,
+    return Parsed(payload={"reports": reports} if reports else {}, accepted=accepted,
                   problems=list(reading.problems))
+
 
 
 def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.kit.dice import Dice
-from pbem.kit.orders import IllegalOrder, InvalidOrder, OrderProblem
+from pbem.kit.orders import IllegalOrder, NotAnOrder, OrderProblem
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions
 from pbem.rulesets.wandering_tribes import setup, strategic
@@ -47,7 +47,7 @@ def _line(view: WTView, payload: dict[str, object], line: str) -> None:
                                f"the towns are {', '.join(view.map.towns())}")
         payload["towns"] = towns
     else:
-        raise InvalidOrder(f"{word} is not a setup order; send NATION, ARMY and TOWNS")
+        raise NotAnOrder(f"{word} is not a setup order; send NATION, ARMY and TOWNS")
 
 
 def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:
