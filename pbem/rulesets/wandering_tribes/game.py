@@ -39,6 +39,7 @@ class WTGame:
     moves: list[Move] = field(default_factory=list)
     resolved: str = ""                                   # the title of the last resolution
     assigned: dict[str, str] = field(default_factory=dict)   # nations the GM assigned at setup (W0)
+    lacking: list[str] = field(default_factory=list)          # players setup waits for a nation for
 
 
 WTView = View[WTGame, SquareMap]

@@ -106,6 +106,12 @@ class WanderingTribes(Ruleset[WTGame, SquareMap]):
             return {}
         return {"first_step": window_setup.help_text(view, player)}
 
+    def gm_pending(self, ctx: Context) -> list[str]:
+        """Players setup waits for a nation for (`setup.missing_nation = "gm"`)."""
+        game = self.load_state(ctx.game)
+        first = next(iter(rulesmod.from_book(self.load_rules(ctx.settings)).nations))
+        return [f"assign a nation to {p}: NATION {p} {first}" for p in game.lacking] if game.phase == SETUP else []
+
     def scene(self, view: WTView) -> Scene:
         from pbem.rulesets.wandering_tribes import picture
 

@@ -80,6 +80,7 @@ def resolve(view: WTView, submissions: Submissions, dice: Dice) -> Outcome[WTGam
         nation = str(sent.get("nation", "")) or game.assigned.get(player.id, "")
         choices[player.id] = setup.Choice(nation, str(sent.get("army", "")), list(sent.get("towns", [])))
     lacking = [p for p, c in choices.items() if not c.nation]
+    game.lacking = lacking
     if lacking:
         return Outcome(game, gm_alerts=[f"Setup waits: {', '.join(lacking)} sent no nation; assign one with "
                                         f"NATION {lacking[0]} <{'|'.join(rules.nations)}> or extend the deadline"])
@@ -104,6 +105,7 @@ def assign(view: WTView, words: Sequence[str]) -> str:
     if not key:
         raise ValueError(f"{' '.join(words[1:])} has no nation table; choose one of {', '.join(nations)}")
     view.state.assigned[words[0]] = key
+    view.state.lacking = [p for p in view.state.lacking if p != words[0]]
     return f"{words[0]} leads {nations[key].name} unless he sends NATION himself before setup resolves"
 
 
