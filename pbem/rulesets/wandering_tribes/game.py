@@ -40,6 +40,9 @@ class WTGame:
     resolved: str = ""                                   # the title of the last resolution
     assigned: dict[str, str] = field(default_factory=dict)   # nations the GM assigned at setup (W0)
     lacking: list[str] = field(default_factory=list)          # players setup waits for a nation for
+    played: list[str] = field(default_factory=list)      # the open round's players already played (pbem table)
+    round_log: list[str] = field(default_factory=list)   # their rounds' log and alerts, for the round's report
+    round_alerts: list[str] = field(default_factory=list)
 
 
 WTView = View[WTGame, SquareMap]

@@ -11,11 +11,9 @@ from pbem.kit.dice import Dice
 from pbem.kit.orders import IllegalOrder
 from pbem.rulesets.base import Parsed, Player, Report
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions
-from pbem.rulesets.wandering_tribes import battle_setup, briefing, cycle, orders, strategic
+from pbem.rulesets.wandering_tribes import battle_setup, briefing, cycle, orders, strategic, table
 from pbem.rulesets.wandering_tribes.battle_results import ranking
-from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, OVER, Move, WTGame, WTView
-from pbem.rulesets.wandering_tribes.plan import RoundOrders
-from pbem.rulesets.wandering_tribes.player_round import play
+from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, OVER, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
 from pbem.rulesets.wandering_tribes.texts import Section, briefing_report, report, rules_of
 
@@ -78,35 +76,16 @@ def help_text(view: WTView, player: Player) -> str:
 
 
 def resolve(view: WTView, submissions: Submissions, dice: Dice) -> Outcome[WTGame]:
-    game, rules = view.state, rules_of(view)
+    game = view.state
     state = game.state
     for pid, payload in submissions.items():
         flag = next((str(x) for x in payload.get("lines", []) if str(x).startswith("VOLUNTEER")), "")
         if flag and pid in state.players:
             state.players[pid].volunteer = flag.endswith("YES")
-    log: list[str] = list(game.opening)
-    alerts: list[str] = []
-    game.moves = []
-    for pid in game.sequence:
-        plan = _plan(view, pid, submissions.get(pid, {}), log)
-        done = play(state, rules, view.map, pid, plan, dice)
-        state = done.state
-        log += done.log
-        alerts += done.alerts
-        game.moves += [Move(o.stack, o.start, o.path) for o in done.outcomes if o.path]
-    game.state = state
-    return after_round(view, [(f"Strategic round {state.round}", log)], alerts, dice)
-
-
-def _plan(view: WTView, pid: str, payload: Payload, log: list[str]) -> RoundOrders:
-    """The order read again when his turn comes (other players acted first): lines that no longer
-    hold are reported and dropped (WT-PBEM-3)."""
-    lines = [(n, str(x)) for n, x in enumerate(payload.get("lines", []), 1)]
-    if not lines:
-        return RoundOrders()
-    reading = orders.read(context(view, pid), lines)
-    log += [f"{pid}: line dropped at his turn: {p}" for p in reading.problems]
-    return reading.orders
+    for pid in table.waiting(game):            # those played at the table (pbem table) are not played again
+        table.play_player(view, pid, submissions.get(pid, {}), dice)
+    log, alerts = table.close(game)
+    return after_round(view, [(f"Strategic round {game.state.round}", log)], alerts, dice)
 
 
 def after_round(view: WTView, sections: Sequence[Section], alerts: list[str], dice: Dice) -> Outcome[WTGame]:
@@ -165,9 +144,9 @@ def _outcome(view: WTView, title: str, sections: Sequence[Section], alerts: list
 
 
 def owing(view: WTView) -> list[str]:
-    return list(view.state.sequence)
+    return table.waiting(view.state)
 
 
 PHASE = Phase[WTGame, SquareMap](title="strategic orders", window=ORDERS, parse=parse, resolve=resolve,
                                  owing=owing, missing=missing, canonical=canonical, help=help_text,
-                                 words=lambda view: orders.WORDS)
+                                 words=lambda view: orders.WORDS, waiting_for_gm=table.under_way)
