@@ -11,8 +11,6 @@ the next tick play the rest from the orders on file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from pbem.kit.dice import Dice
 from pbem.rulesets.phases import Payload
 from pbem.rulesets.wandering_tribes import orders
@@ -106,6 +104,6 @@ def close(game: WTGame) -> tuple[list[str], list[str]]:
     return log, alerts
 
 
-def order_lines(payload: Payload) -> Sequence[str]:
+def order_lines(payload: Payload) -> list[str]:
     """The canonical lines of an order on file."""
     return [str(line) for line in payload.get("lines", [])]

@@ -1,0 +1,2 @@
+"""Club night: a strategic round played live at the table (`pbem table`), one player at a time,
+each player's round stored as soon as it is played, and a page for the projector (`--serve`)."""
