@@ -47,7 +47,7 @@ def take_orders(got: Loaded, player_id: str, console: Console) -> tuple[list[str
 
 def use_mailed(got: Loaded, player: Player, mailed: dict[str, object], console: Console) -> bool:
     """Show the order he mailed (and the lines that no longer hold now) and ask the table."""
-    console.tell(f"{player.id} mailed his order for this round:")
+    console.tell(f"{player.id} mailed an order for this round:")
     console.tell("\n".join(f"  {line}" for line in wt.order_lines(mailed)))
     dropped = wt.dropped(got.view, player.id, mailed)
     if dropped:
@@ -64,7 +64,7 @@ def use_mailed(got: Loaded, player: Player, mailed: dict[str, object], console: 
 def typed_lines(got: Loaded, player: Player, console: Console) -> list[tuple[int, str]]:
     """Order lines up to an empty line, numbered as in a mail; HELP shows the syntax with his ids."""
     console.tell(f"Type {player.id}'s order, one line each as in a mail; an empty line ends it "
-                 "(HELP shows the syntax and his stacks):")
+                 "(HELP shows the syntax and the player's stacks):")
     text: list[str] = []
     while len(text) < MAX_ORDER_LINES:
         line = console.ask(f"{player.id}> ")
@@ -92,7 +92,7 @@ def ack(got: Loaded, player: Player, parsed: Parsed) -> list[str]:
     lines += [*parsed.notes]
     order = got.ruleset.canonical(got.ctx, player, parsed.payload) if parsed.payload else []
     lines += ["Order for this round:", *(f"  {line}" for line in order)] if order else \
-        ["No order: his round is played as for a player who sent none"]
+        ["No order: the round is played as for a player who sent none"]
     lines += [f"Still missing: {m}" for m in got.ruleset.missing(got.ctx, player, parsed.payload)]
     return lines
 

@@ -114,7 +114,7 @@ class Sitting:
         self.board.show(status=f"{player}'s round")
         if record.pending.player == player:
             lines, source = record.pending.lines, record.pending.source
-            self.tell(f"{player}'s order was confirmed before the table stopped ({source}); his round is played "
+            self.tell(f"{player}'s order was confirmed before the table stopped ({source}); the round is played "
                       "with it")
         elif why := wt.sits_out(got.view, player):
             lines, source = [], why
@@ -128,7 +128,7 @@ class Sitting:
         try:
             return take_orders(got, player, self.console)
         except (EOFError, KeyboardInterrupt):
-            raise Interrupted(f"the table stopped while {player}'s order was typed; nothing of his round is kept: "
+            raise Interrupted(f"the table stopped while {player}'s order was typed; nothing of that round is kept: "
                               f"`pbem table {got.camp.name}` goes on with {player}'s round") from None
 
     def keep_pending(self, player: str, lines: list[str], source: str, rolls: list[Roll] | None = None) -> None:
@@ -164,8 +164,8 @@ class Sitting:
         try:
             done = wt.play_player(got.view, player, {"lines": lines}, dice)
         except (TypedDiceError, EOFError, KeyboardInterrupt):
-            raise Interrupted(f"the table stopped during {player}'s round; his order and the dice typed so far are "
-                              f"kept: `pbem table {got.camp.name}` plays his round with them") from None
+            raise Interrupted(f"the table stopped during {player}'s round; the order and the dice typed so far are "
+                              f"kept: `pbem table {got.camp.name}` plays that round with them") from None
         self.tell("\n".join(done.log))
         self.store(player, got, dice, Played(lines, source), place)
 
