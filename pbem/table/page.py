@@ -1,5 +1,8 @@
 """The projector's page: the map on the left, the round's log on the right, updated by asking
-`/state.json` for the next version (answered the moment the table stores a step)."""
+`/state.json` for the next version (answered the moment the table stores a step). After a change
+the page asks again at once; after a wait that saw none, a second later; while the table does not
+answer (the sitting is over), every two seconds. `?wait=S` sets how long the server may hold a
+question (default 25 seconds)."""
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>pbem table</title>
@@ -32,8 +35,9 @@ async function poll() {
   try {
     const answer = await fetch('state.json?after=' + version + '&wait=' + wait, {cache: 'no-store'});
     const s = await answer.json();
-    if (s.version !== version) show(s);
-    setTimeout(poll, 300);
+    const changed = s.version !== version;
+    if (changed) show(s);
+    setTimeout(poll, changed ? 0 : 1000);
   } catch (e) {
     document.getElementById('status').textContent = 'the table does not answer; trying again';
     setTimeout(poll, 2000);
