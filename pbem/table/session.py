@@ -73,7 +73,7 @@ class Sitting:
         stage, view = ruleset.stage(ctx), ruleset.view(ctx)
         why = wt.refusal(view)
         if why:
-            raise UserError(f"{camp.name} cannot be played at the table: {why}; `pbem status` shows what it waits for")
+            raise UserError(f"{camp.name} cannot be played at the table: {why}")
         if self.generation and turns.stage_generation(camp) != self.generation:
             raise UserError(f"{camp.name}: the round was resolved or rolled back while the table played; "
                             f"run `pbem table {camp.name}` again for the round now open")

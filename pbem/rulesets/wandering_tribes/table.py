@@ -27,10 +27,11 @@ def refusal(view: WTView) -> str:
     """Why the table cannot play the campaign's open round now ("" when it can)."""
     mode = rules_of(view).mode
     if mode != MODE:
-        return f"it plays mode {mode}, and only mode {MODE} is played at the table (campaign.mode)"
+        return (f"it plays mode {mode} (campaign.mode), and only mode {MODE} is played at the table; "
+                "its rounds go by mail")
     if view.state.phase != ORDERS:
-        return "no strategic round is open: the campaign waits for " + (
-            "its setup" if view.state.phase == "setup" else f"its {view.state.phase} window")
+        waits = "its setup" if view.state.phase == "setup" else f"its {view.state.phase} window"
+        return f"no strategic round is open (the campaign waits for {waits}); play at the table once one is"
     return ""
 
 
