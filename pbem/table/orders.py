@@ -13,7 +13,7 @@ from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.wandering_tribes import table as wt
 
 if TYPE_CHECKING:
-    from pbem.table.session import Loaded
+    from pbem.table.loaded import Loaded
 
 TYPED = "typed at the table"
 MAILED = "mailed"

@@ -13,13 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import UserError
 from pbem.kit.dice import Roll, TypedRoll, log_entry
 from pbem.kit.typed_dice import PromptedDice, TypedDiceError
 from pbem.rulesets import registry
-from pbem.rulesets.base import AnyRuleset, Context, Stage
+from pbem.rulesets.base import AnyRuleset
 from pbem.rulesets.wandering_tribes import table as wt
 from pbem.stages import turns
 from pbem.stages.record import StageRecord
@@ -28,6 +27,7 @@ from pbem.state.schedule import iso
 from pbem.state.store import campaign_lock, write_toml
 from pbem.table.board import Board
 from pbem.table.dice import TABLE_SALT, TableDice
+from pbem.table.loaded import Loaded
 from pbem.table.orders import Console, take_orders
 from pbem.table.record import Pending, Played, TableRecord
 from pbem.table.shown import draw, round_header
@@ -37,17 +37,6 @@ from pbem.tick.resolve import resolve_stage
 
 class Interrupted(Exception):
     """The table stopped (end of input, Ctrl-C): the line says what is kept and how to go on."""
-
-
-@dataclass
-class Loaded:
-    """The campaign as read under the lock, with its rule system, game view and open stage."""
-
-    camp: Campaign
-    ruleset: AnyRuleset
-    view: Any
-    stage: Stage
-    ctx: Context
 
 
 @dataclass

@@ -11,7 +11,7 @@ from pbem.stages.record import StageRecord
 from pbem.state.store import write_atomic
 
 if TYPE_CHECKING:
-    from pbem.table.session import Loaded
+    from pbem.table.loaded import Loaded
 
 
 def draw(got: Loaded, step: str) -> str:
