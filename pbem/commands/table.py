@@ -21,7 +21,16 @@ if TYPE_CHECKING:
     from pbem.table.session import Sitting
 
 TYPED = "typed"
-DESCRIPTION = __doc__
+DESCRIPTION = (
+    "Play the open strategic round of a Wandering Tribes campaign (mode together) live at the table. The round's "
+    "order roll and sequence are shown; each player in turn gives his order as lines typed in the mail's syntax "
+    "(an empty line ends it; HELP shows the syntax with his stacks), or uses the order he mailed, and the screen "
+    "answers as the acknowledgement mail would. Command tests are rolled on screen with the turn's verifiable dice "
+    "(`pbem verify-dice`), or asked for with --dice typed, and each player's round is stored with its map picture "
+    "as soon as it is played. Stopped half way (Ctrl-D, Ctrl-C), run it again: it goes on with the next player "
+    "whose round is not played. While a round is under way at the table its deadline does not resolve it; "
+    "`pbem resolve CAMPAIGN` has the next tick play the remaining players from their mailed orders. README: "
+    "\"Club night\".")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
