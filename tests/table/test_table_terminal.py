@@ -96,6 +96,9 @@ def test_a_sitting_stopped_after_the_first_player_goes_on_with_the_next(tmp_path
     assert game(camp.folder)["played"] == ["anna"] and tiles(camp.folder)["A1"] == "T4"
     tick(camp.folder.parent, T0 + timedelta(days=10))          # long past the deadline: the round is left alone
     assert Campaign(camp.folder).state["stage"]["title"] == "Strategic round 1: orders"
+    status = pbem("status", "--root", str(camp.folder.parent)).stdout
+    assert ("waiting for the GM: strategic round 1 is under way at the table (anna played; ben, cara to play): "
+            "go on with `pbem table wt`") in status
     again = Terminal("table", str(camp.folder))
     again.wait_for("Played already: anna; the table goes on with ben")
     again.wait_for("ben> ")

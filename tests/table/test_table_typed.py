@@ -5,6 +5,7 @@ sitting uses them again before asking anything new. And the GM's one-line errors
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 from pbem.gm.creation import create
@@ -67,5 +68,11 @@ def test_the_gm_is_told_in_one_line_why_the_table_cannot_play(tmp_path: Path) ->
                                         "Tribes rounds only")
     code, _, err = pbem("table", str(mailed.folder), "--typed-by", "Ann")
     assert code == 1 and err == "pbem: --typed-by names who types the dice: use it with `--dice typed`\n"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        code, _, err = pbem("table", str(mailed.folder), "--serve", "--port", str(port))
+    assert code == 1 and err.startswith(f"pbem: cannot serve the page on 127.0.0.1:{port}: ")
+    assert err.endswith("; leave out --port to take any free port\n")
     code, _, err = pbem("table", str(tmp_path / "nowhere"))
     assert code == 1 and err.count("\n") == 1 and "no campaign" in err

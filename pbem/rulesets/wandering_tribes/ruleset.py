@@ -14,7 +14,7 @@ from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.phases import Outcome, Phase, Submissions, View
 from pbem.rulesets.wandering_tribes import position as positionmod
 from pbem.rulesets.wandering_tribes import rules as rulesmod
-from pbem.rulesets.wandering_tribes import window_battle, window_orders, window_setup
+from pbem.rulesets.wandering_tribes import table, window_battle, window_orders, window_setup
 from pbem.rulesets.wandering_tribes.battle_results import ranking
 from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, OVER, SETUP, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap, load_squares, ready_made
@@ -107,10 +107,11 @@ class WanderingTribes(Ruleset[WTGame, SquareMap]):
         return {"first_step": window_setup.help_text(view, player)}
 
     def gm_pending(self, ctx: Context) -> list[str]:
-        """Players setup waits for a nation for (`setup.missing_nation = "gm"`)."""
+        """Players setup waits for a nation for (`setup.missing_nation = "gm"`); a round under way at the table."""
         game = self.load_state(ctx.game)
         first = next(iter(rulesmod.from_book(self.load_rules(ctx.settings)).nations))
-        return [f"assign a nation to {p}: NATION {p} {first}" for p in game.lacking] if game.phase == SETUP else []
+        tasks = [f"assign a nation to {p}: NATION {p} {first}" for p in game.lacking] if game.phase == SETUP else []
+        return tasks + table.gm_tasks(game, ctx.settings.name)
 
     def scene(self, view: WTView) -> Scene:
         from pbem.rulesets.wandering_tribes import picture

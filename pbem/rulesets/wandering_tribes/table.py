@@ -55,6 +55,15 @@ def under_way(view: WTView) -> bool:
     return view.state.phase == ORDERS and bool(view.state.played)
 
 
+def gm_tasks(game: WTGame, campaign: str) -> list[str]:
+    """What `pbem status` lists while a round is under way at the table."""
+    if game.phase != ORDERS or not game.played:
+        return []
+    return [f"strategic round {game.state.round} is under way at the table ({', '.join(game.played)} played; "
+            f"{', '.join(waiting(game))} to play): go on with `pbem table {campaign}`, or `pbem resolve {campaign}` "
+            "to play the rest from their mailed orders at the next tick"]
+
+
 def sits_out(view: WTView, player: str) -> str:
     """Why `player` has no round to play now ("" when he plays one): resting by his turn, or out."""
     who = view.state.state.players.get(player)
