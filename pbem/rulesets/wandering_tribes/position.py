@@ -43,7 +43,8 @@ def read(players: list[str], gmap: SquareMap, rules: Rules, data: Mapping[str, A
         raise PositionError(source, problems)
     state.next_marker = 1 + max((m.no for s in state.stacks.values() for m in s.markers), default=0)
     game = WTGame(phase=window, turn=int(data.get("turn", 1)), state=state, battles=battles,
-                  sequence=[str(p) for p in data.get("sequence", [])], opening=[str(x) for x in data.get("opening", [])],
+                  sequence=[str(p) for p in data.get("sequence", [])],
+                  opening=[str(x) for x in data.get("opening", [])],
                   final=bool(data.get("final", False)))
     if window == ORDERS and not game.sequence:
         game.state.round -= 1          # the opening (position_opening) rolls for this round
