@@ -15,7 +15,7 @@ from pbem.rulesets.wandering_tribes import battle_setup, briefing, cycle, orders
 from pbem.rulesets.wandering_tribes.battle_results import ranking
 from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, OVER, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.plan import RoundOrders
-from pbem.rulesets.wandering_tribes.player_round import play
+from pbem.rulesets.wandering_tribes.player_round import defaults, play
 from pbem.rulesets.wandering_tribes.squares import SquareMap
 from pbem.rulesets.wandering_tribes.texts import Section, briefing_report, report, rules_of
 
@@ -103,7 +103,7 @@ def _plan(view: WTView, pid: str, payload: Payload, log: list[str]) -> RoundOrde
     hold are reported and dropped (WT-PBEM-3)."""
     lines = [(n, str(x)) for n, x in enumerate(payload.get("lines", []), 1)]
     if not lines:
-        return RoundOrders()
+        return defaults(rules_of(view), view.state.state, pid)
     reading = orders.read(context(view, pid), lines)
     log += [f"{pid}: line dropped at his turn: {p}" for p in reading.problems]
     return reading.orders
