@@ -104,3 +104,22 @@ def test_a_round_resolves_with_defaults_and_the_scene_shows_stacks_and_moves(tmp
     scene = RULESET.scene(RULESET.view(_ctx(camp, done.game)))
     assert {p.id for p in scene.pieces} == set(state.state.stacks)
     assert [m.piece for m in scene.moves] == [m.stack for m in state.moves if m.path[-1] != m.start]
+
+
+@pytest.mark.clause("WT-RES-2")
+def test_the_gm_sets_a_battle_result_nobody_reported_with_result(tmp_path: Path) -> None:
+    camp = _campaign(tmp_path)
+    game = RULESET.resolve(_ctx(camp, _set_up(camp)), {}, SeededDice(9)).game
+    typed = RULESET.load_state(game)
+    assert typed.phase == "battle" and typed.battles
+    battle = typed.battles[0]
+    defender = typed.state.stacks[battle.defender]
+    lost = defender.markers[-1].id
+    game, reply = RULESET.gm_command(_ctx(camp, game), ["RESULT", str(battle.id), "DRAW", "LOST", defender.owner, lost])
+    assert reply == f"battle {battle.id}: a draw (set by the GM)"
+    with pytest.raises(ValueError, match="name a battle"):
+        RULESET.gm_command(_ctx(camp, game), ["RESULT", "9", "DRAW"])
+    done = RULESET.resolve(_ctx(camp, game), {}, SeededDice(4))
+    after = RULESET.load_state(done.game)
+    assert after.phase == "orders" and not after.gm_results
+    assert all(m.id != lost for s in after.state.stacks.values() for m in s.markers)
