@@ -94,3 +94,14 @@ def test_every_die_of_every_turn_recomputes(demo: Path) -> None:
                 assert verify(data["secret"], stage["salt"], rolls) == []
                 checked += len(rolls)
     assert checked > 20
+
+
+def test_pbem_render_draws_every_turn_of_the_demo(demo: Path) -> None:
+    from pbem.cli import main
+
+    folder = demo / "campaigns" / "wt-demo"
+    assert main(["render", str(folder)]) == 0
+    drawn = sorted((folder / "pictures").glob("*.svg"))
+    assert len(drawn) >= 5
+    svg = drawn[2].read_text(encoding="utf-8")
+    assert "A1b" in svg and "B1" in svg and "T15" in svg
