@@ -72,3 +72,16 @@ def test_deploy_terrain_names_the_tiles_stacks_start_in() -> None:
     state, _ = deploy(rules(**{"setup.deploy_terrain": "villages"}), gmap, {"Anna": Choice("empire")},
                       ScriptedDice([3, 4]))
     assert state.stacks["A1"].tile == "T2"
+
+
+@pytest.mark.clause("WT-DIV-12")
+def test_allow_self_destroying_divisions_destroy_the_bretonnian_part_without_knights_at_once() -> None:
+    from pbem.rulesets.wandering_tribes.plan import Division
+
+    gmap, book = row(5), rules(**{"division.allow_self_destroying": True})
+    state = world({"Bea": "bretonnians"})
+    put(state, book, "K1", "Bea", "T1", ["General", "Knights", "Bowmen", "Hero", "Bowmen", "Peasants"])
+    split = Division("K1", [("K1", ["m1", "m2", "m3"]), ("K2", ["m4", "m5", "m6"])])
+    done = play(state, book, gmap, "Bea", RoundOrders(rest=False, divisions=[split]), dice(12))
+    assert "K2" not in done.state.stacks and "  K2 is destroyed: a Bretonnians stack without Knights or Grail " \
+        "Knights" in done.log

@@ -72,6 +72,8 @@ def _divide(turn: Turn, orders: RoundOrders) -> None:
             continue
         parts = divide.divide(turn.state, division)
         turn.log.append(f"  {division.stack} divides into " + ", ".join(f"{p.id} ({p.points} pts)" for p in parts))
+        for part in parts:                   # WT-DIV-12 with allow_self_destroying: WT-DES-4 at once
+            turn.log += ["  " + line for line in destroy.check(turn.state, turn.rules, part.id)]
 
 
 def _attempts(turn: Turn, orders: RoundOrders) -> list[Outcome]:
