@@ -8,7 +8,9 @@ retreat, and the Winter 1901 builds. Mighty Kingdoms: three kingdoms on Three Re
 summer months (the demo campaign's `campaign.summer_months`); exploration, a battle at Storridge
 reported by both players, the Reform's medal and scar rolls, a winter's purchases (a build, a
 recruit with its list, a tithe, a quest refused as no tower stands) and deployment, up to year 2's
-first orders. The demo feeds each folder of
+first orders. Wandering Tribes (mode one_on_one): three tribes set up, three strategic rounds with
+divisions, locks and rests, and a battle phase with two locked battles and an ambush, up to round
+4's orders. The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 

@@ -24,7 +24,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("wt-demo")
     steps: list[str] = []
     play(root, "wandering_tribes", lambda _lines, step: steps.append(step))
-    assert steps == ["01-setup", "02-round1", "03-round2", "04-battles", "05-round3", "reminders"]
+    assert steps == ["01-setup", "02-round1", "03-round2", "04-round3", "05-battles", "reminders"]
     return root
 
 
@@ -50,12 +50,13 @@ def text(message: EmailMessage) -> str:
 @pytest.mark.clause("WT-GEN-1", "WT-BAT-6", "WT-RND-2", "WT-REST-4")
 def test_the_demo_plays_setup_three_rounds_and_a_battle_phase_with_an_ambush(demo: Path) -> None:
     found = reports(demo)
-    for heading in ("Setup and deployment", "Strategic round 1", "Strategic round 2", "Battle phase",
-                    "Strategic round 3"):
+    for heading in ("Setup and deployment", "Strategic round 1", "Strategic round 2", "Strategic round 3",
+                    "Battle phase", "Battle results", "Strategic round 4"):
         assert heading in found
-    assert "anna declares resting (2 stack(s) locked); the round ends" in found
-    assert "Battle 3: ambush in T15, C1 defends" in found
-    assert "the ambushing army of ben is discarded (WT-BAT-9)" in found
+    assert "ben declares resting (2 stack(s) locked); the round ends" in found
+    assert "Battle 3: ambush in T9, C1 defends" in found
+    assert "draw roll-off, battle 2: anna 6, ben 9" in found
+    assert "the ambushing army of anna is discarded (WT-BAT-9)" in found
     assert "The battle phase is over: nobody rests any more (WT-REST-13)" in found
 
 
@@ -69,7 +70,7 @@ def test_briefings_go_to_both_sides_and_the_ambusher(demo: Path) -> None:
     briefs = [m for m in mails(demo) if "briefing" in str(m["Subject"])]
     ambush = [m for m in briefs if "Battle 3 briefing" in str(m["Subject"])]
     readers = {str(m["To"]) for m in ambush}
-    assert any("cara" in r for r in readers) and any("ben" in r for r in readers)
+    assert any("cara" in r for r in readers) and any("anna" in r for r in readers)
     body = text(ambush[0])
     assert "at most 815 pts (715 + 100)" in body and "discarded" in body
     assert "RESULT 3 WINNER <player>" in body
@@ -94,3 +95,14 @@ def test_every_die_of_every_turn_recomputes(demo: Path) -> None:
                 assert verify(data["secret"], stage["salt"], rolls) == []
                 checked += len(rolls)
     assert checked > 20
+
+
+def test_pbem_render_draws_every_turn_of_the_demo(demo: Path) -> None:
+    from pbem.cli import main
+
+    folder = demo / "campaigns" / "wt-demo"
+    assert main(["render", str(folder)]) == 0
+    drawn = sorted((folder / "pictures").glob("*.svg"))
+    assert len(drawn) >= 5
+    svg = drawn[2].read_text(encoding="utf-8")
+    assert "A1b" in svg and "B1" in svg and "T15" in svg

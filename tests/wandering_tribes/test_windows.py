@@ -14,6 +14,7 @@ from pbem.gm.creation import NewPlayer, create
 from pbem.kit.dice import SeededDice
 from pbem.rulesets.base import Context, Parsed
 from pbem.rulesets.wandering_tribes.game import ORDERS, SETUP
+from pbem.rulesets.wandering_tribes.model import Lock
 from pbem.rulesets.wandering_tribes.ruleset import RULESET
 from pbem.state.campaign import Campaign
 
@@ -104,3 +105,37 @@ def test_a_round_resolves_with_defaults_and_the_scene_shows_stacks_and_moves(tmp
     scene = RULESET.scene(RULESET.view(_ctx(camp, done.game)))
     assert {p.id for p in scene.pieces} == set(state.state.stacks)
     assert [m.piece for m in scene.moves] == [m.stack for m in state.moves if m.path[-1] != m.start]
+
+
+@pytest.mark.clause("WT-RES-2")
+def test_the_gm_sets_a_battle_result_nobody_reported_with_result(tmp_path: Path) -> None:
+    camp = _campaign(tmp_path)
+    game = RULESET.resolve(_ctx(camp, _set_up(camp)), {}, SeededDice(9)).game
+    typed = RULESET.load_state(game)
+    assert typed.phase == "battle" and typed.battles
+    battle = typed.battles[0]
+    defender = typed.state.stacks[battle.defender]
+    lost = defender.markers[-1].id
+    game, reply = RULESET.gm_command(_ctx(camp, game), ["RESULT", str(battle.id), "DRAW", "LOST", defender.owner, lost])
+    assert reply == f"battle {battle.id}: a draw (set by the GM)"
+    with pytest.raises(ValueError, match="name a battle"):
+        RULESET.gm_command(_ctx(camp, game), ["RESULT", "9", "DRAW"])
+    done = RULESET.resolve(_ctx(camp, game), {}, SeededDice(4))
+    after = RULESET.load_state(done.game)
+    assert after.phase == "orders" and not after.gm_results
+    assert all(m.id != lost for s in after.state.stacks.values() for m in s.markers)
+
+
+def test_a_player_who_may_rest_is_missing_nothing_and_one_without_attempts_is_told_the_default(
+        tmp_path: Path) -> None:
+    camp = _campaign(tmp_path)
+    game = _set_up(camp)
+    anna = camp.settings.player("anna")
+    assert anna is not None
+    told = RULESET.missing(_ctx(camp, game), anna, {"lines": ["REST IF-ALLOWED"]})
+    assert told and "tried in id order" in told[0]          # nothing locked: the rest will not be allowed
+    typed = RULESET.load_state(game)
+    other = next(s for s in typed.state.stacks.values() if s.owner != "anna")
+    other.tile = typed.state.stacks["A1"].tile
+    typed.state.locks.append(Lock("A1", other.id, other.tile))
+    assert RULESET.missing(_ctx(camp, RULESET.dump_state(typed)), anna, {"lines": ["REST IF-ALLOWED"]}) == []

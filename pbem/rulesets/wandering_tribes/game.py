@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.rulesets.phases import View
+from pbem.rulesets.wandering_tribes.battle_results import Report
 from pbem.rulesets.wandering_tribes.battle_setup import Battle
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.squares import SquareMap
@@ -40,6 +41,7 @@ class WTGame:
     resolved: str = ""                                   # the title of the last resolution
     assigned: dict[str, str] = field(default_factory=dict)   # nations the GM assigned at setup (W0)
     lacking: list[str] = field(default_factory=list)          # players setup waits for a nation for
+    gm_results: dict[str, Report] = field(default_factory=dict)   # battle id -> the result the GM set (WT-RES-2)
     played: list[str] = field(default_factory=list)      # the open round's players already played (pbem table)
     round_log: list[str] = field(default_factory=list)   # their rounds' log and alerts, for the round's report
     round_alerts: list[str] = field(default_factory=list)

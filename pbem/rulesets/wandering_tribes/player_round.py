@@ -11,7 +11,7 @@ from pbem.kit.dice import Dice
 from pbem.rulesets.wandering_tribes import combine, destroy, divide, recruit
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.movement import Outcome, Turn, attempt
-from pbem.rulesets.wandering_tribes.plan import UNTIL_SUCCESS, Attempt, RoundOrders
+from pbem.rulesets.wandering_tribes.plan import ALWAYS, UNTIL_SUCCESS, Attempt, RoundOrders
 from pbem.rulesets.wandering_tribes.rules import Rules
 from pbem.rulesets.wandering_tribes.squares import SquareMap
 
@@ -42,6 +42,15 @@ def play(state: State, rules: Rules, gmap: SquareMap, player: str, orders: Round
     return done
 
 
+def defaults(rules: Rules, state: State, player: str) -> RoundOrders:
+    """WT-PBEM-10: the orders of a player who sent nothing (`[defaults]`): rest if allowed, every
+    stack tried in id order, stopping at the first camp fire, recruiting only what is forced."""
+    mode = UNTIL_SUCCESS if rules["defaults.try_mode"] == "until_success" else ALWAYS
+    return RoundOrders(rest=rules["defaults.rest"] == "if_allowed",
+                       attempts=[Attempt(s.id, mode, campfire=str(rules["defaults.campfire"]))
+                                 for s in state.stacks_of(player)])
+
+
 def _may_rest(turn: Turn) -> bool:
     """WT-REST-1..5: REST IF-ALLOWED rests when enough stacks are locked; else the round goes on."""
     least = int(turn.rules.per_mode("rest.min_locked_to_declare"))
@@ -63,6 +72,8 @@ def _divide(turn: Turn, orders: RoundOrders) -> None:
             continue
         parts = divide.divide(turn.state, division)
         turn.log.append(f"  {division.stack} divides into " + ", ".join(f"{p.id} ({p.points} pts)" for p in parts))
+        for part in parts:                   # WT-DIV-12 with allow_self_destroying: WT-DES-4 at once
+            turn.log += ["  " + line for line in destroy.check(turn.state, turn.rules, part.id)]
 
 
 def _attempts(turn: Turn, orders: RoundOrders) -> list[Outcome]:
@@ -81,7 +92,7 @@ def _attempts(turn: Turn, orders: RoundOrders) -> list[Outcome]:
             break
         if _eligible(turn, stack.id, done, say=False):
             turn.log.append(f"  {stack.id} is tried as no stack has moved yet (WT-PBEM-6)")
-            done.append(_try(turn, Attempt(stack.id)))
+            done.append(_try(turn, Attempt(stack.id, campfire=str(turn.rules["defaults.campfire"]))))
     return done
 
 
@@ -117,7 +128,8 @@ def _recruit(turn: Turn, orders: RoundOrders, outcomes: list[Outcome]) -> None:
         stack = state.stacks.get(out.stack)
         if stack is None or not out.moved or out.no_recruit or state.locked(stack.id):
             continue
-        if stack.tile == out.start or len([s for s in state.stacks_in(stack.tile) if s.owner == turn.player]) > 1:
+        back_home = stack.tile == out.start and turn.rules["recruit.requires_different_tile"]
+        if back_home or len([s for s in state.stacks_in(stack.tile) if s.owner == turn.player]) > 1:
             continue
         terrain = turn.gmap.terrain(stack.tile)
         turn.log += ["  " + line for line in recruit.recruit(state, turn.rules, stack, terrain,

@@ -21,6 +21,9 @@ WINDOWS = (ORDERS, BATTLE)
 
 def read(players: list[str], gmap: SquareMap, rules: Rules, data: Mapping[str, Any], source: str) -> WTGame:
     problems: list[str] = []
+    bad = [p for p in data.get("sequence", []) if p not in players]
+    if bad:
+        problems.append(f"sequence: {', '.join(map(str, bad))} not a player of the campaign")
     window = str(data.get("window", ORDERS))
     if window not in WINDOWS:
         problems.append(f"window: {window!r}; a position opens \"orders\" (a strategic round) or \"battle\"")
@@ -39,8 +42,11 @@ def read(players: list[str], gmap: SquareMap, rules: Rules, data: Mapping[str, A
     if problems:
         raise PositionError(source, problems)
     state.next_marker = 1 + max((m.no for s in state.stacks.values() for m in s.markers), default=0)
-    game = WTGame(phase=window, turn=1, state=state, battles=battles)
-    if window == ORDERS:
+    game = WTGame(phase=window, turn=int(data.get("turn", 1)), state=state, battles=battles,
+                  sequence=[str(p) for p in data.get("sequence", [])],
+                  opening=[str(x) for x in data.get("opening", [])],
+                  final=bool(data.get("final", False)))
+    if window == ORDERS and not game.sequence:
         game.state.round -= 1          # the opening (position_opening) rolls for this round
     return game
 
@@ -114,7 +120,8 @@ def export(game: WTGame) -> dict[str, Any]:
                         "volunteer": q.volunteer} for p, q in state.players.items()},
         "stacks": [{"id": s.id, "owner": s.owner, "tile": s.tile, "markers": [f"{m.id} {m.type}" for m in s.markers]}
                    for s in state.stacks.values()],
-        "locks": [{"defender": lock.defender, "attacker": lock.attacker} for lock in state.locks]}
+        "locks": [{"defender": lock.defender, "attacker": lock.attacker} for lock in state.locks],
+        "turn": game.turn, "sequence": list(game.sequence), "opening": list(game.opening), "final": game.final}
     if game.phase == BATTLE:
         out["battles"] = [{"id": b.id, "kind": b.kind, "defender": b.defender, "attacker": b.attacker,
                            "ambusher": b.ambusher} for b in game.battles]

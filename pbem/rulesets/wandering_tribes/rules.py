@@ -25,6 +25,14 @@ COUNTS = {"campaign.stack_points_cap": 1, "campaign.end_after_rounds": 0, "divis
           "battle_trigger.rounds_after_first_rest": 1, "battle.ambush_points_margin": 0,
           "battle.max_turns": 1, "battle.deadline_days_one_on_one": 1}
 SIDES = ("N", "E", "S", "W")
+FIXED = {"setup.tie": "reroll_tied", "setup.missing_nation": "gm", "order_roll.tie": "reroll_tied",
+         "command_test.pass_if": "total_le_target", "movement.no_exit": "attempt_failed", "movement.dead_end": "stop",
+         "battle.paired_defender": "host_tile_owner", "battle.ambush_defender": "ambushed",
+         "battle.ambush_attacker": "volunteer_else_random", "retreat.draw_tie": "reroll",
+         "retreat.default_choice": "random_free", "retreat.battle_order": "battle_id",
+         "defaults.attempt_order": "stack_id", "defaults.recruit": "compulsory_only"}
+"""Keys with one reading the processor plays (the catalog's default): another value is refused
+rather than silently ignored."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,11 @@ def _check(book: RuleBook) -> list[str]:
             dice_spec(book[key])
         except (ValueError, KeyError) as exc:
             problems.append(f"rules: {key!r}: {exc}")
+    for key, only in FIXED.items():
+        if book.get(key) != only:
+            problems.append(f"rules: {key!r} is {book.get(key)!r}; the only reading played is {only!r}")
+    if not book.get("command_test.roll_when_impossible", True):
+        problems.append("rules: 'command_test.roll_when_impossible' must stay true (WT-CMD-10)")
     priority = book.get("movement.default_direction_priority", [])
     if sorted(priority) != sorted(SIDES):
         problems.append("rules: 'movement.default_direction_priority' must name N, E, S and W once each")

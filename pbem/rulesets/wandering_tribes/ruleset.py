@@ -119,7 +119,10 @@ class WanderingTribes(Ruleset[WTGame, SquareMap]):
         return picture.scene(view)
 
     def standings(self, ctx: Context) -> list[str]:
+        """WT-VIC-3..5: the ranking by marker points (before deployment nobody has a stack yet)."""
         state = self.load_state(ctx.game).state
+        if not state.seats:
+            return [f"{p.id}: no stack yet (the campaign ended during setup)" for p in ctx.settings.players]
         return [f"{place}. {pid}: {score} pts" for place, pid, score in ranking(state)]
 
 

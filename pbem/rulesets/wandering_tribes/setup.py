@@ -59,7 +59,7 @@ def prefixes(players: Sequence[str]) -> dict[str, str]:
 def deploy(rules: Rules, gmap: SquareMap, choices: Mapping[str, Choice], dice: Dice) -> tuple[State, list[str]]:
     """WT-SET-1..12: seats, deployment order, placement in empty towns, starting stacks."""
     players = list(choices)
-    towns = gmap.towns()
+    towns = starts(rules, gmap)
     if len(towns) < len(players):
         raise SetupProblem(f"the map has {len(towns)} town tiles for {len(players)} players (WT-SET-10); "
                            "choose a map with more towns")
@@ -67,13 +67,14 @@ def deploy(rules: Rules, gmap: SquareMap, choices: Mapping[str, Choice], dice: D
         if choice.nation not in rules.nations:
             raise SetupProblem(f"{player} has no nation; GM, assign one of {', '.join(rules.nations)}")
     log: list[str] = []
-    state = State(players={p: Player(p, c.nation, c.army_name) for p, c in choices.items()})
+    volunteer = bool(rules["defaults.volunteer_ambush"])
+    state = State(players={p: Player(p, c.nation, c.army_name, volunteer=volunteer) for p, c in choices.items()})
     state.seats = seats(players, rules, dice, log)
     order = [p for p, _ in roll_off(state.seats, dice, rules["setup.dice"], "deployment roll", log)]
     log.append("Deployment order: " + ", ".join(order))
     marks = prefixes(players)
     for player in order:
-        tile = _town(state, gmap, choices[player].towns, dice, log, player)
+        tile = _town(state, starts(rules, gmap), choices[player].towns, dice, log, player)
         nation = rules.nations[choices[player].nation]
         markers = [state.new_marker(t, nation.points(t)) for t, n in nation.start for _ in range(n)]
         stack = Stack(f"{marks[player]}1", player, tile, markers)
@@ -82,8 +83,14 @@ def deploy(rules: Rules, gmap: SquareMap, choices: Mapping[str, Choice], dice: D
     return state, log
 
 
-def _town(state: State, gmap: SquareMap, ranked: list[str], dice: Dice, log: list[str], player: str) -> str:
+def starts(rules: Rules, gmap: SquareMap) -> list[str]:
+    """The tiles a starting stack may be placed in (`setup.deploy_terrain`, towns by default)."""
+    terrain = str(rules["setup.deploy_terrain"])
+    return gmap.sorted(t for t in gmap.places() if gmap.terrain(t) == terrain)
+
+
+def _town(state: State, towns: list[str], ranked: list[str], dice: Dice, log: list[str], player: str) -> str:
     """WT-SET-7..9: the first empty town of his list, else a random empty town."""
-    empty = [t for t in gmap.towns() if not state.stacks_in(t)]
+    empty = [t for t in towns if not state.stacks_in(t)]
     chosen = next((t for t in ranked if t in empty), "")
     return chosen or pick_one(dice, empty, f"random empty town for {player}", log)

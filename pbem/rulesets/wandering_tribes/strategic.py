@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pbem.kit.dice import Dice, dice_spec
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.plan import RoundOrders
-from pbem.rulesets.wandering_tribes.player_round import play
+from pbem.rulesets.wandering_tribes.player_round import defaults, play
 from pbem.rulesets.wandering_tribes.rules import Rules
 from pbem.rulesets.wandering_tribes.squares import SquareMap
 
@@ -60,7 +60,7 @@ def play_round(state: State, rules: Rules, gmap: SquareMap, sequence: list[str],
     log: list[str] = []
     alerts: list[str] = []
     for player in sequence:
-        done = play(state, rules, gmap, player, orders.get(player, RoundOrders()), dice)
+        done = play(state, rules, gmap, player, orders.get(player) or defaults(rules, state, player), dice)
         state = done.state
         log += done.log
         alerts += done.alerts

@@ -16,7 +16,7 @@ from pbem.rulesets.phases import Payload
 from pbem.rulesets.wandering_tribes import orders
 from pbem.rulesets.wandering_tribes.game import ORDERS, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.plan import RoundOrders
-from pbem.rulesets.wandering_tribes.player_round import RoundResult, play
+from pbem.rulesets.wandering_tribes.player_round import RoundResult, defaults, play
 from pbem.rulesets.wandering_tribes.texts import rules_of
 
 MODE = "together"
@@ -77,7 +77,7 @@ def plan(view: WTView, player: str, payload: Payload, log: list[str]) -> RoundOr
     hold are reported in `log` and dropped (WT-PBEM-3)."""
     lines = [(n, str(x)) for n, x in enumerate(payload.get("lines", []), 1)]
     if not lines:
-        return RoundOrders()
+        return defaults(rules_of(view), view.state.state, player)
     reading = orders.read(orders.Context(view.state.state, rules_of(view), view.map, player), lines)
     log += [f"{player}: line dropped at his turn: {p}" for p in reading.problems]
     return reading.orders

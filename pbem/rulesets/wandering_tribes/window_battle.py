@@ -4,12 +4,13 @@ battle-id order, then resting ends and the next strategic round opens, or the ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.kit.dice import Dice
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
-from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions, ask
+from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions, ask
 from pbem.rulesets.wandering_tribes import battle_orders
 from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, problems, sides
 from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_battle
@@ -69,14 +70,17 @@ def resolve(view: WTView, submissions: Submissions, dice: Dice) -> Outcome[WTGam
         filed = {pid: from_data(Report, p["reports"][str(battle.id)]) for pid, p in submissions.items()
                  if str(battle.id) in p.get("reports", {})}
         settled, why = battle_orders.settle(rules, filed)
-        if settled is None:
+        ruled = game.gm_results.get(str(battle.id))
+        if ruled is not None:
+            settled = _with_instructions(ruled, filed)
+        elif settled is None:
             settled = _gm_result(view, battle.id, sides(game.state, battle), why)
         before = {s: game.state.stacks[s].tile for s in battle.stacks() if s in game.state.stacks}
         game.state, lines = resolve_battle(game.state, rules, view.map, battle, settled, dice)
         log += lines
         game.moves += [Move(s, t, [game.state.stacks[s].tile], retreat=True) for s, t in before.items()
                        if s in game.state.stacks and game.state.stacks[s].tile != t]
-    game.state = end_phase(game.state)
+    game.state, game.gm_results = end_phase(game.state), {}
     log.append("The battle phase is over: nobody rests any more (WT-REST-13)")
     sections = [("Battle results", log)]
     game.battles = []
@@ -91,9 +95,43 @@ def _gm_result(view: WTView, battle: int, players: list[str], why: str) -> Repor
     return Report(winner="" if answer == "draw" else answer)
 
 
+def _with_instructions(ruled: Report, filed: dict[str, Report]) -> Report:
+    """The GM's facts with each side's own IFWIN/IFLOSE from his report."""
+    out = Report(ruled.winner, list(ruled.withdrawn), dict(ruled.lost))
+    for player, report in filed.items():
+        out.ifwin.update({p: v for p, v in report.ifwin.items() if p == player})
+        out.iflose.update({p: v for p, v in report.iflose.items() if p == player})
+    return out
+
+
+def gm_result(view: WTView, words: Sequence[str]) -> str:
+    """GM RESULT <battle> WINNER <player>|DRAW [WITHDRAWN <player>] [LOST <player> <m1,m2>]: the result
+    of a battle whose reports disagree or never came (WT-RES-2); the sides' own IFWIN/IFLOSE stand."""
+    game = view.state
+    battle = next((b for b in game.battles if words and str(b.id) == words[0]), None)
+    if battle is None:
+        raise ValueError(f"name a battle of this phase ({', '.join(str(b.id) for b in game.battles)})")
+    lines = [(1, "RESULT " + " ".join(words[:3] if len(words) > 2 and words[1].upper() == "WINNER" else words[:2]))]
+    rest = list(words[3:] if len(words) > 2 and words[1].upper() == "WINNER" else words[2:])
+    while rest:
+        verb, who = rest.pop(0).upper(), rest.pop(0) if rest else ""
+        markers = rest.pop(0) if verb == "LOST" and rest else ""
+        lines.append((len(lines) + 1, f"{verb} {who} {markers}".strip()))
+    reading = battle_orders.read(game.state, rules_of(view), [battle], sides(game.state, battle)[0], lines)
+    if reading.problems:
+        raise ValueError(str(reading.problems[0]))
+    report = reading.reports[battle.id]
+    game.gm_results[str(battle.id)] = Report(report.winner, report.withdrawn, report.lost)
+    return f"battle {battle.id}: " + (f"{report.winner} wins" if report.winner else "a draw") + " (set by the GM)"
+
+
 def words(view: WTView) -> Any:
     return battle_orders.WORDS
 
 
 PHASE = Phase[WTGame, SquareMap](title="battle reports", window=BATTLE, parse=parse, resolve=resolve,
-                                 owing=owing, canonical=canonical, help=help_text, words=words)
+                                 owing=owing, canonical=canonical, help=help_text, words=words,
+                                 gm_verbs=(GMVerb("RESULT", "RESULT <battle> WINNER <player>|DRAW [LOST <player> "
+                                                  "<m1,m2>] [WITHDRAWN <player>]",
+                                                  "set a battle's result when the reports disagree or never came",
+                                                  gm_result),))

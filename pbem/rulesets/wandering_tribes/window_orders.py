@@ -47,7 +47,13 @@ def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:
 
 
 def missing(view: WTView, player: Player, payload: Payload) -> list[str]:
-    if payload.get("lines") and any(str(x).startswith("TRY") for x in payload["lines"]):
+    """Attempts, unless he rests now (a rest he may declare ends his round before any attempt)."""
+    lines = [str(x) for x in payload.get("lines", [])]
+    state, rules = view.state.state, rules_of(view)
+    resting = player.id in state.players and state.players[player.id].resting
+    may_rest = "REST IF-ALLOWED" in lines and state.locked_count(player.id) >= int(
+        rules.per_mode("rest.min_locked_to_declare"))
+    if resting or may_rest or any(x.startswith("TRY") for x in lines):
         return []
     return ["no TRY line: your stacks are tried in id order, UNTIL-SUCCESS, stopping at camp fires (WT-PBEM-10)"]
 

@@ -9,9 +9,10 @@ from pbem.kit.dice import Dice
 from pbem.kit.orders import IllegalOrder, NotAnOrder, OrderProblem
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions
+from pbem.rulesets.wandering_tribes import rules as rulesmod
 from pbem.rulesets.wandering_tribes import setup, strategic
 from pbem.rulesets.wandering_tribes.game import ORDERS, SETUP, WTGame, WTView
-from pbem.rulesets.wandering_tribes.squares import SquareMap
+from pbem.rulesets.wandering_tribes.squares import SquareMap, dead_ends
 from pbem.rulesets.wandering_tribes.texts import report, rules_of
 
 WORDS = ("NATION", "ARMY", "TOWNS")
@@ -88,8 +89,9 @@ def resolve(view: WTView, submissions: Submissions, dice: Dice) -> Outcome[WTGam
     game.state, opening = strategic.open_round(game.state, rules, dice)
     game.phase, game.turn, game.sequence, game.opening = ORDERS, game.turn + 1, opening.sequence, opening.log
     game.resolved = "Setup"
+    warnings = dead_ends(view.map) + rulesmod.warnings(rules)          # Step 0: the GM may keep them
     return Outcome(game, [report(view, "Setup and deployment", [("Setup", log)], "setup")],
-                   turn_finished=True)
+                   gm_alerts=warnings, turn_finished=True)
 
 
 def owing(view: WTView) -> list[str]:
