@@ -45,6 +45,7 @@ def round_header(got: Loaded, typed_by: str) -> list[str]:
     if played:
         lines.append("Played already: " + ", ".join(played) + f"; the table goes on with {wt.waiting(game)[0]}"
                      if wt.waiting(game) else "Every player has played; the round closes")
-    deadline = StageRecord.read(got.camp.state).deadline
-    lines.append(f"While the round is under way at the table, its deadline ({deadline}) does not resolve it")
+    due = StageRecord.read(got.camp.state).due
+    deadline = got.camp.settings.schedule.show(due) if due else "none"
+    lines.append(f"Once the first round is stored, the deadline ({deadline}) waits for the table")
     return lines
