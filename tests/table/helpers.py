@@ -75,14 +75,14 @@ def campaign(tmp: Path, mode: str = "together") -> Campaign:
     return Campaign(camp.folder)
 
 
-def mail(camp: Campaign, player: str, body: str) -> None:
+def mail(camp: Campaign, player: str, body: str, name: str = "orders") -> None:
     """A player's mail of orders in the campaign's inbox, read by the next tick."""
     inbox = camp.folder.parent.parent / "inbox"
     inbox.mkdir(exist_ok=True)
     raw = (f"From: {player.title()} <{player}@wt.localhost>\nTo: wt@pbem.localhost\nSubject: [wt] orders\n"
-           f"Message-ID: <{player}-orders@wt.localhost>\nDate: Mon, 23 Nov 2026 10:00:00 +0000\n"
+           f"Message-ID: <{player}-{name}@wt.localhost>\nDate: Mon, 23 Nov 2026 10:00:00 +0000\n"
            f"Content-Type: text/plain; charset=utf-8\n\nPLAYER {player} {SECRETS[player]}\n{body}\n")
-    (inbox / f"{player}.eml").write_text(raw.replace("\n", "\r\n"), encoding="utf-8")
+    (inbox / f"{player}-{name}.eml").write_text(raw.replace("\n", "\r\n"), encoding="utf-8")
 
 
 def read_mail(camp: Campaign) -> Campaign:
