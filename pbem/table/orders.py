@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pbem.kit.orders import MAX_ORDER_LINES, significant_lines
+from pbem.kit.prose import prose_note
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.wandering_tribes import table as wt
 
@@ -88,7 +89,7 @@ def ack(got: Loaded, player: Player, parsed: Parsed) -> list[str]:
         lines += [f"  line {p.line_no} ({p.kind}): {quote(p.line)}{p.reason}"
                   + (f"; did you mean {p.suggestion}?" if p.suggestion else "") for p in problems]
     if parsed.prose:
-        lines.append("Skipped as prose: " + ", ".join(f"line {no}" for no, _ in parsed.prose))
+        lines.append(prose_note(parsed.prose))
     lines += [*parsed.notes]
     order = got.ruleset.canonical(got.ctx, player, parsed.payload) if parsed.payload else []
     lines += ["Order for this round:", *(f"  {line}" for line in order)] if order else \
