@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "orders": ("orders_cmd", "show the orders on file (GM)"),
     "gm": ("gm", "run any game master command: pbem gm CAMPAIGN VERB ... (pbem gm CAMPAIGN HELP lists them)"),
     "resolve": ("resolve", "resolve the current stage now (GM)"),
+    "table": ("table", "play a Wandering Tribes strategic round live at the club table (GM)"),
     "result": ("result", "enter or override a battle result (GM)"),
     "sheet": ("sheet", "enter or correct a side's post-battle sheet (GM)"),
     "draw": ("draw", "end a Diplomacy game in a draw among surviving powers (GM)"),

@@ -8,7 +8,9 @@ retreat, and the Winter 1901 builds. Mighty Kingdoms: three kingdoms on Three Re
 summer months (the demo campaign's `campaign.summer_months`); exploration, a battle at Storridge
 reported by both players, the Reform's medal and scar rolls, a winter's purchases (a build, a
 recruit with its list, a tithe, a quest refused as no tower stands) and deployment, up to year 2's
-first orders. The demo feeds each folder of
+first orders. Wandering Tribes (mode one_on_one): three tribes set up, three strategic rounds with
+divisions, locks and rests, and a battle phase with two locked battles and an ambush, up to round
+4's orders. The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 
@@ -91,6 +93,16 @@ DEMOS = {
         {"timezone": "Europe/London", "setup": "5d", "lists": "3d", "orders": "4d", "battle": "7d",
          "purchases": "4d", "deployment": "3d", "at": "20:00", "reminder": "24h"},
         {"campaign": {"summer_months": 2}}, dice_turns=12),
+    "wandering_tribes": Demo(
+        "wt-demo", "wt_three_tribes",
+        (("anna", "Anna", "anna@players.localhost", "Reikland Wanderers", "A", {}),
+         ("ben", "Ben", "ben@players.localhost", "Waaagh Grimgut", "B", {}),
+         ("cara", "Cara", "cara@players.localhost", "Host of Karak Ungor", "C", {})),
+        {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
+         "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "setup": "3d", "orders": "3d", "battle": "5d", "at": "20:00",
+         "reminder": "24h"},
+        {"campaign": {"mode": "one_on_one"}}, dice_turns=12),
 }
 
 

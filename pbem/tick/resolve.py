@@ -34,9 +34,10 @@ def resolve_due(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: TickLog
 
 
 def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog,
-                  typed: TypedDice | None = None) -> None:
+                  typed: CommittedDice | TypedDice | None = None) -> None:
     """Resolve `stage` with the turn's committed dice, or with `typed` ones rolled at the table
-    (pbem.kit.typed_dice: they raise, before anything is written, when they do not fit)."""
+    (pbem.kit.typed_dice: they raise, before anything is written, when they do not fit), or with
+    the dice of a round played at the table (pbem.table.dice: its own salt, its rolls so far)."""
     ctx = turns.context(camp, now)
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
     missing = turns.missing_players(camp, stage)

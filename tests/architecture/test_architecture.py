@@ -12,7 +12,7 @@ import networkx as nx
 import pytest
 
 PBEM = Path(__file__).resolve().parents[2] / "pbem"
-RULE_SYSTEMS = ("daemon_rift", "diplomacy", "conquest", "mighty_kingdoms")
+RULE_SYSTEMS = ("daemon_rift", "diplomacy", "conquest", "mighty_kingdoms", "wandering_tribes")
 LONGEST = 400
 
 

@@ -21,7 +21,9 @@ from tests.support.roundtrip import Trip, round_trip
 
 UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",),
           "daemon_rift": (".last:", ".postbattle.", ".nmr:"),
-          "mighty_kingdoms": (".mighty_kingdoms.month.", ".mighty_kingdoms.battle.", ".mighty_kingdoms.winter.income.")}
+          "mighty_kingdoms": (".mighty_kingdoms.month.", ".mighty_kingdoms.battle.", ".mighty_kingdoms.winter.income."),
+          "wandering_tribes": (".wandering_tribes.moves", ".wandering_tribes.resolved:", ".wandering_tribes.assigned",
+                               ".wandering_tribes.lacking")}
 """What a position does not hold, per rule system: the picture marks of the resolution before the
 export (what the map of that resolution drew; the next resolution draws its own); Daemon Rift's
 post-battle record and the factions that sent no orders, of the turn before, already reported
@@ -50,7 +52,7 @@ SEEDS = (1, *range(2, 2 + int(os.environ.get("PBEM_ROUNDTRIP_SEEDS", "0"))))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("system", ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms"])
+@pytest.mark.parametrize("system", ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms", "wandering_tribes"])
 def test_every_stage_of_a_season_round_trips_through_a_position(tmp_path: Path, system: str, seed: int) -> None:
     trips = season_round_trips(tmp_path / "season", system, seed)
     exported = [t for t in trips if t.exported]
