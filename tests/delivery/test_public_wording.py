@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from pbem import cli
+from pbem.commands.demo import DEMOS
 
-SYSTEMS = ("daemon_rift", "diplomacy", "conquest", "mighty_kingdoms")
+SYSTEMS = tuple(sorted(DEMOS))
+"""Every rule system with a demo."""
 YOU = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 TOKENS = re.compile(r"\btokens?\b", re.IGNORECASE)
 """Conquest's pieces are armies; "token" is Daemon Rift's and Diplomacy's word."""

@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 
 from pbem import cli
+from pbem.commands.demo import DEMOS
 from tests.support.browser import screenshot, show
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "phone"
-SYSTEMS = ("daemon_rift", "diplomacy", "conquest", "mighty_kingdoms")
+SYSTEMS = tuple(sorted(DEMOS))
+"""Every rule system with a demo."""
 WIDTHS = (390, 800)
 
 
