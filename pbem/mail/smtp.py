@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail.connection import MailUnavailable, ServerSpec, describe
+from pbem.mail.outbox import Queued
 
 PORTS = {"implicit": 465, "starttls": 587, "none": 25}
 UNREACHABLE = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError)
@@ -63,16 +64,22 @@ class SmtpTransport:
     # -- the Transport protocol ----------------------------------------------------------
     def send(self, msg: EmailMessage) -> None:
         message_id = str(msg.get("Message-ID", "")).strip()
+        recipients = [address for _, address in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", [])
+                                                             + msg.get_all("Bcc", [])) if address]
+        self._send(msg, message_id, parseaddr(str(msg.get("From", "")))[1], recipients)
+
+    def send_raw(self, mail: Queued) -> None:
+        """A queued mail's bytes, sent as they are (no Bcc: `Queued.of` leaves those to `send`)."""
+        self._send(mail.data, mail.message_id, mail.sender, list(mail.recipients))
+
+    def _send(self, payload: EmailMessage | bytes, message_id: str, sender: str, recipients: list[str]) -> None:
         if not message_id:
             raise ValueError("outgoing mail needs a Message-ID (compose sets one)")
         if message_id in self._journal():
             return
-        recipients = [address for _, address in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", [])
-                                                             + msg.get_all("Bcc", [])) if address]
         if not recipients:
             raise MailRefused(f"{message_id}: no recipients")
-        sender = self.envelope_from or parseaddr(str(msg.get("From", "")))[1]
-        refused = self._hand_over(msg, sender, recipients)
+        refused = self._hand_over(payload, message_id, self.envelope_from or sender, recipients)
         self._record(message_id, [r for r in recipients if r not in refused])
         if refused:
             self.log(f"{self.server.where}: {message_id} refused for " +
@@ -94,15 +101,18 @@ class SmtpTransport:
                 connection.quit()
 
     # -- talking to the server ----------------------------------------------------------
-    def _hand_over(self, msg: EmailMessage, sender: str, recipients: list[str]) -> dict[str, tuple[int, bytes]]:
+    def _hand_over(self, payload: EmailMessage | bytes, message_id: str, sender: str,
+                   recipients: list[str]) -> dict[str, tuple[int, bytes]]:
         for attempt in range(self.server.retries + 1):
             connection = self._connected()
             try:
-                return connection.send_message(msg, from_addr=sender, to_addrs=recipients)
+                if isinstance(payload, bytes):
+                    return connection.sendmail(sender, recipients, payload)
+                return connection.send_message(payload, from_addr=sender, to_addrs=recipients)
             except smtplib.SMTPRecipientsRefused as exc:
                 codes = [code for code, _ in exc.recipients.values()]
                 if not all(400 <= code < 500 for code in codes):
-                    raise MailRefused(f"{msg['Message-ID']}: every recipient refused: {exc.recipients}") from exc
+                    raise MailRefused(f"{message_id}: every recipient refused: {exc.recipients}") from exc
                 if attempt == self.server.retries:
                     raise self._deferring(exc.recipients) from exc
             except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
@@ -111,7 +121,7 @@ class SmtpTransport:
                     self._drop()
                     raise MailUnavailable(f"{self.server.where}: {reply}") from exc
                 if not 400 <= exc.smtp_code < 500:
-                    raise MailRefused(f"{msg['Message-ID']}: {reply}") from exc
+                    raise MailRefused(f"{message_id}: {reply}") from exc
                 if attempt == self.server.retries:
                     raise self._deferring(reply) from exc
             except UNREACHABLE as exc:

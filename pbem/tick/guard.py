@@ -34,6 +34,7 @@ from pbem.mail.inbox import Inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.rulesets.base import AnyRuleset
 from pbem.state.campaign import Campaign
+from pbem.state.store import sync_folders
 from pbem.tick.faults import Faults
 from pbem.tick.log import TickLog
 
@@ -159,6 +160,7 @@ def commit(camps: list[Campaign], inbox: Inbox, taken: list[str], faults: Faults
         return
     for camp in camps:
         camp.commit()       # state, journal and auth as one write (Campaign.commit)
+    sync_folders()          # on disk before the server forgets the mail
     faults.hook("stored")
     for key in taken:
         inbox.mark_done(key)
