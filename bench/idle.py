@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -59,21 +60,26 @@ def make_campaigns(first: Path, folder: Path, count: int) -> None:
         os.utime(settings, ns=(times.st_atime_ns, times.st_mtime_ns))
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of the command as a process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def measure(folder: Path, runs: int) -> tuple[float, float]:
-    """Median seconds of an idle tick and of the bare interpreter, alternating."""
+def measure(folder: Path, runs: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median (wall, CPU) seconds of an idle tick and of the bare interpreter, alternating."""
     ticks, floors = [], []
     tick = [sys.executable, "-m", "pbem", "tick", "--root", str(folder), "--now", LATER, "--quiet"]
     for _ in range(runs):
         floors.append(timed([sys.executable, "-c", "pass"]))
         ticks.append(timed(tick))
-    return statistics.median(ticks), statistics.median(floors)
+    return ((statistics.median(t[0] for t in ticks), statistics.median(t[1] for t in ticks)),
+            (statistics.median(f[0] for f in floors), statistics.median(f[1] for f in floors)))
 
 
 def main() -> None:
@@ -82,6 +88,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     results: dict[int, float] = {}
+    cpu: dict[int, float] = {}
     print(f"idle tick as a process against `python3 -c pass`, median of {args.runs} runs (goal: within "
           f"{GOAL_RATIO:g}x at 50 campaigns; each further campaign under {GOAL_PER_CAMPAIGN_MS:g} ms)")
     with tempfile.TemporaryDirectory(prefix="pbem-idle-") as tmp:
@@ -89,15 +96,17 @@ def main() -> None:
         for size in sorted(args.sizes):
             folder = Path(tmp) / f"c{size}"
             make_campaigns(first, folder, size)
-            tick, floor = measure(folder, args.runs)
-            results[size] = tick
+            (tick, tick_cpu), (floor, floor_cpu) = measure(folder, args.runs)
+            results[size], cpu[size] = tick, tick_cpu
             goal = f"(goal within {GOAL_RATIO:g}x)" if size == 50 else ""
-            print(f"  {size:5d} campaigns: tick {tick * 1000:8.1f} ms   python3 -c pass {floor * 1000:6.1f} ms   "
-                  f"ratio {tick / floor:5.1f}x {goal}", flush=True)
+            print(f"  {size:5d} campaigns: tick {tick * 1000:7.1f} ms (CPU {tick_cpu * 1000:6.1f})   python3 -c pass "
+                  f"{floor * 1000:6.1f} ms (CPU {floor_cpu * 1000:5.1f})   ratio {tick / floor:5.1f}x wall, "
+                  f"{tick_cpu / floor_cpu:5.1f}x CPU {goal}", flush=True)
     if len(results) >= 2:
         per = statistics.linear_regression(list(results), list(results.values())).slope
-        print(f"  each further idle campaign (slope over the sizes): {per * 1000:.2f} ms "
-              f"(goal under {GOAL_PER_CAMPAIGN_MS:g} ms)")
+        per_cpu = statistics.linear_regression(list(cpu), list(cpu.values())).slope
+        print(f"  each further idle campaign (slope over the sizes): {per * 1000:.2f} ms wall, {per_cpu * 1000:.2f} ms "
+              f"CPU (goal under {GOAL_PER_CAMPAIGN_MS:g} ms)")
 
 
 if __name__ == "__main__":

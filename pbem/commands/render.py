@@ -6,7 +6,9 @@ the game after each of its resolved stages (`stages/<kind>.toml`: `orders`, `bat
 `movement`...; a kind resolved twice in one turn is `<kind>-2` the second time), whose pictures
 show what the stage did. Without `--stage` every stored stage of the turn is drawn, `start`
 first; `--stage current` draws the campaign as it stands. Without TURN every turn in `history/`
-is drawn, so a game master can redraw a whole campaign.
+is drawn, so a game master can redraw a whole campaign. A resolved stage's picture the tick kept
+beside its game (`stages/<kind>.svg`, `.png`) is written as kept, unless it is older than the
+game or than campaign.toml (pbem/pictures/kept.py).
 """
 
 from __future__ import annotations
