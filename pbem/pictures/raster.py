@@ -68,15 +68,15 @@ def fewer_colours(data: bytes) -> bytes:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as image:
-        rgb = image.convert("RGB")
-    counted = rgb.getcolors(rgb.width * rgb.height) or []
+        rgba = image.convert("RGBA")               # resvg's own mode: no conversion
+    counted = rgba.getcolors(rgba.width * rgba.height) or []
     counted.sort(key=itemgetter(0), reverse=True)
-    colours = np.array([colour for _, colour in counted], dtype=np.uint8).reshape(-1, 3)
+    colours = np.array([colour for _, colour in counted], dtype=np.uint8).reshape(-1, 4)[:, :3]
     kept = colours[:COLOURS]
-    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by 0xRRGGBB: one gather maps every pixel
+    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by colour key: one gather maps every pixel
     table[_packed(colours)] = _nearest(kept, colours)
-    index = table[_packed(np.asarray(rgb))]
-    indexed = Image.frombytes("P", rgb.size, index.tobytes())
+    index = table[np.frombuffer(rgba.tobytes(), dtype="<u4") & np.uint32(0xFFFFFF)]   # each pixel's key
+    indexed = Image.frombytes("P", rgba.size, index.tobytes())
     indexed.putpalette(kept.tobytes())
     out = io.BytesIO()
     indexed.save(out, format="PNG")
@@ -96,9 +96,10 @@ def _nearest(kept: NDArray[np.uint8], colours: NDArray[np.uint8]) -> NDArray[np.
 
 
 def _packed(rgb: NDArray[np.uint8]) -> NDArray[np.uint32]:
-    """0xRRGGBB of each colour in an array whose last axis is (red, green, blue)."""
+    """Each colour's key, as an opaque RGBA pixel reads as a little-endian number less its alpha:
+    red + green * 2**8 + blue * 2**16 (an array whose last axis is red, green, blue)."""
     import numpy as np
 
     wide = rgb.astype(np.uint32)
-    packed: NDArray[np.uint32] = (wide[..., 0] << np.uint32(16)) | (wide[..., 1] << np.uint32(8)) | wide[..., 2]
+    packed: NDArray[np.uint32] = wide[..., 0] | (wide[..., 1] << np.uint32(8)) | (wide[..., 2] << np.uint32(16))
     return packed
