@@ -6,7 +6,9 @@ the game after each of its resolved stages (`stages/<kind>.toml`: `orders`, `bat
 `movement`...; a kind resolved twice in one turn is `<kind>-2` the second time), whose pictures
 show what the stage did. Without `--stage` every stored stage of the turn is drawn, `start`
 first; `--stage current` draws the campaign as it stands. Without TURN every turn in `history/`
-is drawn, so a game master can redraw a whole campaign.
+is drawn, so a game master can redraw a whole campaign. A resolved stage's picture the tick kept
+beside its game (`stages/<kind>.svg`, `.png`) is written as kept, unless it is older than the
+game or than campaign.toml (pbem/pictures/kept.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pbem.pictures.picture import Picture
     from pbem.state.campaign import Campaign
 
 START = "start"
@@ -47,9 +50,10 @@ def run(args: argparse.Namespace) -> int:
     ruleset = registry.get(camp.settings.ruleset)
     formats = tuple(dict.fromkeys(args.format or ("svg", "png")))
     out = args.out or camp.folder / "pictures"
-    for turn, stage, game in _states(camp, args.turn, args.stage):
+    for turn, stage, stored in _states(camp, args.turn, args.stage):
         name = f"{camp.settings.name}-turn-{turn:03d}-{stage}"
-        picture = picture_of(ruleset, camp.settings, game, name, raster="png" in formats)
+        picture = _kept(camp, stored, name, "png" in formats) or picture_of(
+            ruleset, camp.settings, _game(camp, stored), name, raster="png" in formats)
         if picture is None:
             raise UserError(f"the {ruleset.title} rules draw no map pictures")
         for file, data in picture.files(formats).items():
@@ -58,27 +62,40 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _states(camp: Campaign, turn: int | None, stage: str | None) -> list[tuple[int, str, dict[str, Any]]]:
-    """(turn, stage, stored game) for each picture asked for; what is not kept is a one-line error
-    naming what is."""
-    from pbem.errors import UserError
+def _kept(camp: Campaign, stored: Path | None, name: str, raster: bool) -> Picture | None:
+    """The picture the tick kept as the stage resolved, when it is still that stage's picture."""
+    from pbem.pictures.kept import kept
+
+    return kept(stored, name, raster, settings=[camp.folder / "campaign.toml"]) if stored is not None else None
+
+
+def _game(camp: Campaign, stored: Path | None) -> dict[str, Any]:
+    """The game a stored stage file holds; the campaign's game now without one."""
     from pbem.state.store import read_toml
+
+    return dict(read_toml(stored).get("game", {}) if stored is not None else camp.state.get("game", {}))
+
+
+def _states(camp: Campaign, turn: int | None, stage: str | None) -> list[tuple[int, str, Path | None]]:
+    """(turn, stage, stored game's file; None for the campaign now) for each picture asked for;
+    what is not kept is a one-line error naming what is."""
+    from pbem.errors import UserError
 
     if stage == CURRENT:
         now = int(camp.state.get("stage", {}).get("turn", 0))
-        return [(turn if turn is not None else now, CURRENT, dict(camp.state.get("game", {})))]
+        return [(turn if turn is not None else now, CURRENT, None)]
     kept = _turns(camp.folder / "history")
     if not kept:
         raise UserError(f"no turns in {camp.folder / 'history'} yet; `--stage current` draws the campaign now")
     if turn is not None and turn not in kept:
         raise UserError(f"no turn {turn} in {camp.folder / 'history'}; turns kept: {_spans(kept)}")
-    found = []
+    found: list[tuple[int, str, Path | None]] = []
     for t in [turn] if turn is not None else kept:
         stages = _stages(camp, t)
         chosen = [s for s in stages if stage in (None, s)]
         if not chosen and turn is not None:
             raise UserError(f"no stage {stage!r} kept for turn {t}; stages kept: {', '.join(stages) or 'none'}")
-        found += [(t, s, dict(read_toml(stages[s]).get("game", {}))) for s in chosen]
+        found += [(t, s, stages[s]) for s in chosen]
     if not found:
         names = sorted({s for t in kept for s in _stages(camp, t)})
         raise UserError(f"no stage {stage!r} kept in any turn; stages kept: {', '.join(names)}")

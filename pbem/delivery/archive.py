@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from pbem.kit.texts import TEMPLATES_DIR
 from pbem.mail.compose import markdown_to_html
+from pbem.pictures.kept import kept
 from pbem.pictures.picture import picture_of
 from pbem.rulesets.base import AnyRuleset, Context
 from pbem.stages.turns import public_reports, stage_snapshots
@@ -79,15 +80,28 @@ def read_turn(camp: Campaign, ruleset: AnyRuleset, number: int, out: Path) -> Tu
     start = [("start", folder / "start.toml")] if (folder / "start.toml").exists() else []
     for stage, path in stage_snapshots(camp, number) or start:      # a turn under way: the map it opened with
         game = dict(read_toml(path).get("game", {}))
-        drawn = picture_of(ruleset, camp.settings, game, f"{camp.name}-turn-{number:03d}-{stage}")
+        name = f"{camp.name}-turn-{number:03d}-{stage}"
+        drawn = kept(path, name, settings=[camp.folder / "campaign.toml"]) or picture_of(
+            ruleset, camp.settings, game, name)
         if drawn is not None:
-            write_atomic(out / "pictures" / f"{drawn.name}.png", drawn.png)
+            _write_changed(out / "pictures" / f"{drawn.name}.png", drawn.png)
             turn.pictures.append((stage, f"pictures/{drawn.name}.png"))
     dice = folder / "dice.toml"
     turn.dice = read_toml(dice) if dice.exists() else {}
     if game:
         turn.held, turn.pieces = standing(camp, ruleset, game)
     return turn
+
+
+def _write_changed(path: Path, data: bytes) -> None:
+    """Write `data` unless the file holds it already: the site is written again at every turn's
+    end, and the pictures of the turns before are the same each time."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_atomic(path, data)
 
 
 def standing(camp: Campaign, ruleset: AnyRuleset, game: dict[str, Any]) -> tuple[Counter[str], Counter[str]]:

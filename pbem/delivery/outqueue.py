@@ -12,6 +12,9 @@ again, the transport drops it, and the note is written. The index only spares re
 mail already sent; its lines older than KEEP_DAYS are dropped (pbem/intake/journal.py).
 Campaigns of earlier versions keep whole copies in `outbox/sent/`; those still count as sent.
 When the server is unavailable the batch stops at once and everything waits for the next tick.
+A queued file is handed over as it was written (bytes-level: nothing pbem wrote is parsed again
+but its header block, `Queued`); sent.txt is fsync'd once per batch, after the transport made
+the batch durable, and the batch's files leave the queue after that.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.mail.connection import MailUnavailable
-from pbem.mail.outbox import Transport
+from pbem.mail.outbox import Queued, Transport
 from pbem.state.campaign import KEEP_DAYS
 from pbem.state.store import write_atomic
 
@@ -57,20 +60,19 @@ def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None
             on_unavailable: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
     """Send everything queued; returns (sent count, problems). Failed mail stays queued.
     after_send(file name) runs between the hand-over and the note in sent.txt (a test seam);
-    on_unavailable(what) when the server could not be used at all (the batch stops there)."""
+    on_unavailable(what) when the server could not be used at all (the batch stops there).
+    Each mail goes out as the bytes queued; the batch's notes are fsync'd together, after the
+    transport has made its deliveries durable, and only then leave the queue."""
     sent, problems = 0, list[str]()
     index = SentIndex(folder)
+    handed: list[Path] = []
     try:
         for path in (queued := pending(folder)):
             if index.holds(path.name):     # noted, then a crash before it left the queue
-                path.unlink(missing_ok=True)
+                handed.append(path)
                 continue
-            # compat32 without a line length keeps the stored header lines as they are (with
-            # one, it folds again, before a long In-Reply-To id): the transport needs the
-            # message as written, and re-reading every header costs more than sending it.
-            msg = BytesParser(policy=policy.compat32.clone(max_line_length=None)).parsebytes(path.read_bytes())
             try:
-                transport.send(msg)  # type: ignore[arg-type]  # a compat32 Message: sent as stored, see above
+                _hand_over(transport, path.read_bytes())
             except MailUnavailable as exc:
                 waiting = len(queued) - sent - len(problems)
                 problems.append(f"{exc}; {waiting} mail(s) wait for the next tick")
@@ -83,13 +85,29 @@ def deliver(folder: Path, transport: Transport, after_send: Callable[[str], None
             if after_send:
                 after_send(path.name)
             index.note(path.name)
-            path.unlink()
+            handed.append(path)
             sent += 1
     finally:
         close = getattr(transport, "close", None)
         if close is not None:
             close()
+        index.sync()
+    for path in handed:
+        path.unlink(missing_ok=True)
     return sent, problems
+
+
+def _hand_over(transport: Transport, data: bytes) -> None:
+    """The queued bytes as they are, to a transport that takes them (`send_raw`); else parsed.
+    compat32 without a line length keeps the stored header lines as they are (with one, it
+    folds again, before a long In-Reply-To id): the transport needs the message as written."""
+    send_raw = getattr(transport, "send_raw", None)
+    mail = Queued.of(data) if send_raw is not None else None
+    if send_raw is not None and mail is not None:
+        send_raw(mail)
+        return
+    msg = BytesParser(policy=policy.compat32.clone(max_line_length=None)).parsebytes(data)
+    transport.send(msg)  # type: ignore[arg-type]  # a compat32 Message: sent as stored, see above
 
 
 def was_sent(folder: Path, name: str) -> bool:
@@ -111,6 +129,7 @@ class SentIndex:
         self.old = folder / "outbox" / "sent"
         self._days: dict[str, str] | None = None
         self._pruned = False
+        self._unsynced = False
 
     def holds(self, name: str) -> bool:
         return name in self._read() or (self.old / name).exists()
@@ -120,14 +139,20 @@ class SentIndex:
         return set(self._read()) | old
 
     def note(self, name: str) -> None:
+        """Append the line; `sync` makes the batch's lines durable with one fsync."""
         day = datetime.now(UTC).date().isoformat()
         self._forget_old(day)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as file:
             file.write(f"{day} {name}\n")
-            file.flush()
-            os.fsync(file.fileno())
         self._read()[name] = day
+        self._unsynced = True
+
+    def sync(self) -> None:
+        if self._unsynced:
+            with open(self.path, "rb") as file:
+                os.fsync(file.fileno())
+            self._unsynced = False
 
     def _read(self) -> dict[str, str]:
         if self._days is None:

@@ -160,8 +160,9 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
     msg = EmailMessage()
     for name, value in _headers(mail, message_id_for(campaign, mail.key, domain), date):
         msg[name] = value
-    msg.set_content(md_plain(safe_text(mail.markdown)), cte="quoted-printable")     # escapes are for the HTML
-    msg.add_alternative(_document(mail), subtype="html", cte="quoted-printable")
+    plain, body = _converted(mail.markdown)
+    msg.set_content(plain, cte="quoted-printable")     # escapes are for the HTML
+    msg.add_alternative(_document(mail, body), subtype="html", cte="quoted-printable")
     _add_inline_images(msg, mail.inline_images)
     for filename, mime_type, data in mail.attachments:
         maintype, subtype = _mime(mime_type)
@@ -281,12 +282,20 @@ SCROLLER = "overflow-x:auto;max-width:100%"
 BODY = "font-family:sans-serif;line-height:1.4;overflow-wrap:anywhere;word-wrap:break-word"
 
 
-def _document(mail: OutgoingMail) -> str:
+@functools.lru_cache(maxsize=16)
+def _converted(markdown: str) -> tuple[str, str]:
+    """A mail's Markdown as plain text and as an HTML fragment: a report mailed to each of its
+    readers is converted once, not once per reader."""
+    text = safe_text(markdown)
+    return md_plain(text), markdown_to_html(text)
+
+
+def _document(mail: OutgoingMail, body: str) -> str:
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(safe_header(mail.subject))}</title>{STYLE}</head>\n"
-        f'<body style="{BODY}">\n{_pictures_on_top(mail)}{markdown_to_html(safe_text(mail.markdown))}\n</body></html>\n'
+        f'<body style="{BODY}">\n{_pictures_on_top(mail)}{body}\n</body></html>\n'
     )
 
 

@@ -6,9 +6,12 @@
     envelope_from = "bounces@example.org"     # optional MAIL FROM; default: the From address
 
 Every accepted message is written to a send journal (`outbox/smtp-journal.txt` in the
-campaign folder, append-only and fsync'd) before anything else happens; a message whose
-Message-ID is in the journal is never handed to the server again, so a crash between the
-server's "250 OK" and the outbox bookkeeping cannot send it twice. (A crash inside the
+campaign folder, append-only) before anything else happens; a message whose Message-ID is in
+the journal is never handed to the server again, so a crash between the server's "250 OK" and
+the outbox bookkeeping cannot send it twice. The journal is fsync'd once per batch (at `close`,
+before the batch leaves the outgoing queue; at once for a mail given to `send` alone): a killed
+process loses none of its lines, and only a power cut in the middle of a batch could have that
+batch's mail sent again. (A crash inside the
 server's reply itself cannot be known by anyone; the journal then has no line and the mail
 goes again.) The connection is opened on the first mail and kept for the whole batch.
 
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail.connection import MailUnavailable, ServerSpec, describe
+from pbem.mail.outbox import Queued
 
 PORTS = {"implicit": 465, "starttls": 587, "none": 25}
 UNREACHABLE = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError)
@@ -52,6 +56,7 @@ class SmtpTransport:
         self.log = log or (lambda text: None)
         self._connection: smtplib.SMTP | None = None
         self._sent: set[str] | None = None
+        self._unsynced = False
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], base: Path, journal_dir: Path,
@@ -63,16 +68,24 @@ class SmtpTransport:
     # -- the Transport protocol ----------------------------------------------------------
     def send(self, msg: EmailMessage) -> None:
         message_id = str(msg.get("Message-ID", "")).strip()
+        recipients = [address for _, address in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", [])
+                                                             + msg.get_all("Bcc", [])) if address]
+        self._send(msg, message_id, parseaddr(str(msg.get("From", "")))[1], recipients)
+        self._sync_journal()
+
+    def send_raw(self, mail: Queued) -> None:
+        """A queued mail's bytes, sent as they are (no Bcc: `Queued.of` leaves those to `send`).
+        Its journal line is written at once and fsync'd with the batch's others at `close`."""
+        self._send(mail.data, mail.message_id, mail.sender, list(mail.recipients))
+
+    def _send(self, payload: EmailMessage | bytes, message_id: str, sender: str, recipients: list[str]) -> None:
         if not message_id:
             raise ValueError("outgoing mail needs a Message-ID (compose sets one)")
         if message_id in self._journal():
             return
-        recipients = [address for _, address in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", [])
-                                                             + msg.get_all("Bcc", [])) if address]
         if not recipients:
             raise MailRefused(f"{message_id}: no recipients")
-        sender = self.envelope_from or parseaddr(str(msg.get("From", "")))[1]
-        refused = self._hand_over(msg, sender, recipients)
+        refused = self._hand_over(payload, message_id, self.envelope_from or sender, recipients)
         self._record(message_id, [r for r in recipients if r not in refused])
         if refused:
             self.log(f"{self.server.where}: {message_id} refused for " +
@@ -88,21 +101,25 @@ class SmtpTransport:
         return f"{self.server.where} ({self.server.tls} TLS): {login}, NOOP answered {code}"
 
     def close(self) -> None:
+        self._sync_journal()
         connection, self._connection = self._connection, None
         if connection is not None:
             with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
                 connection.quit()
 
     # -- talking to the server ----------------------------------------------------------
-    def _hand_over(self, msg: EmailMessage, sender: str, recipients: list[str]) -> dict[str, tuple[int, bytes]]:
+    def _hand_over(self, payload: EmailMessage | bytes, message_id: str, sender: str,
+                   recipients: list[str]) -> dict[str, tuple[int, bytes]]:
         for attempt in range(self.server.retries + 1):
             connection = self._connected()
             try:
-                return connection.send_message(msg, from_addr=sender, to_addrs=recipients)
+                if isinstance(payload, bytes):
+                    return connection.sendmail(sender, recipients, payload)
+                return connection.send_message(payload, from_addr=sender, to_addrs=recipients)
             except smtplib.SMTPRecipientsRefused as exc:
                 codes = [code for code, _ in exc.recipients.values()]
                 if not all(400 <= code < 500 for code in codes):
-                    raise MailRefused(f"{msg['Message-ID']}: every recipient refused: {exc.recipients}") from exc
+                    raise MailRefused(f"{message_id}: every recipient refused: {exc.recipients}") from exc
                 if attempt == self.server.retries:
                     raise self._deferring(exc.recipients) from exc
             except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
@@ -111,7 +128,7 @@ class SmtpTransport:
                     self._drop()
                     raise MailUnavailable(f"{self.server.where}: {reply}") from exc
                 if not 400 <= exc.smtp_code < 500:
-                    raise MailRefused(f"{msg['Message-ID']}: {reply}") from exc
+                    raise MailRefused(f"{message_id}: {reply}") from exc
                 if attempt == self.server.retries:
                     raise self._deferring(reply) from exc
             except UNREACHABLE as exc:
@@ -185,9 +202,14 @@ class SmtpTransport:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         with open(self.journal, "a", encoding="utf-8") as file:
             file.write(f"{stamp} sent {message_id} {' '.join(recipients)}\n")
-            file.flush()
-            os.fsync(file.fileno())
         self._journal().add(message_id)
+        self._unsynced = True
+
+    def _sync_journal(self) -> None:
+        if self._unsynced:
+            with open(self.journal, "rb") as file:
+                os.fsync(file.fileno())
+            self._unsynced = False
 
 
 def _text(reply: bytes | str) -> str:

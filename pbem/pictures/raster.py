@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import io
 from collections import OrderedDict
+from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,27 +62,44 @@ def fewer_colours(data: bytes) -> bytes:
     """The PNG with a palette of its 256 commonest colours: the large flat areas, the owners'
     colours among them, keep their exact colour; only the rare anti-aliased edge pixels move to
     the nearest entry. No dithering: it would speckle the areas. Pillow reads and writes the
-    PNG; the palette is chosen here because Pillow's own mapping to a palette is approximate."""
+    PNG; the palette is chosen here because Pillow's own mapping to a palette is approximate
+    (one entry per 4x4x4 box of colours, so two flat colours in a box would merge)."""
     import numpy as np
     from PIL import Image
-    from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
 
     with Image.open(io.BytesIO(data)) as image:
-        rgb = image.convert("RGB")
-    counted = sorted(rgb.getcolors(rgb.width * rgb.height) or [], key=lambda c: c[0], reverse=True)
-    colours = np.array([colour for _, colour in counted], dtype=np.int64).reshape(-1, 3)
+        rgba = image.convert("RGBA")               # resvg's own mode: no conversion
+    counted = rgba.getcolors(rgba.width * rgba.height) or []
+    counted.sort(key=itemgetter(0), reverse=True)
+    colours = np.array([colour for _, colour in counted], dtype=np.uint8).reshape(-1, 4)[:, :3]
     kept = colours[:COLOURS]
-    _, nearest = cKDTree(kept).query(colours)      # a kept colour is its own nearest
-    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by 0xRRGGBB
-    table[_packed(colours)] = nearest
-    index = table[_packed(np.asarray(rgb, dtype=np.int64))]
-    indexed = Image.frombytes("P", rgb.size, index.tobytes())
-    indexed.putpalette(kept.astype(np.uint8).tobytes())
+    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by colour key: one gather maps every pixel
+    table[_packed(colours)] = _nearest(kept, colours)
+    index = table[np.frombuffer(rgba.tobytes(), dtype="<u4") & np.uint32(0xFFFFFF)]   # each pixel's key
+    indexed = Image.frombytes("P", rgba.size, index.tobytes())
+    indexed.putpalette(kept.tobytes())
     out = io.BytesIO()
     indexed.save(out, format="PNG")
     return out.getvalue()
 
 
-def _packed(rgb: NDArray[np.int64]) -> NDArray[np.signedinteger[Any]]:
-    """0xRRGGBB of each colour in an array whose last axis is (red, green, blue)."""
-    return (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+def _nearest(kept: NDArray[np.uint8], colours: NDArray[np.uint8]) -> NDArray[np.intp]:
+    """The index in `kept` of each colour's nearest kept colour (a kept colour is its own)."""
+    import numpy as np
+
+    if len(colours) <= len(kept):
+        return np.arange(len(colours))
+    from scipy.spatial import cKDTree  # type: ignore[import-untyped]  # scipy ships no type hints
+
+    found: NDArray[np.intp] = cKDTree(kept.astype(np.float32)).query(colours[len(kept):].astype(np.float32))[1]
+    return np.concatenate([np.arange(len(kept)), found])
+
+
+def _packed(rgb: NDArray[np.uint8]) -> NDArray[np.uint32]:
+    """Each colour's key, as an opaque RGBA pixel reads as a little-endian number less its alpha:
+    red + green * 2**8 + blue * 2**16 (an array whose last axis is red, green, blue)."""
+    import numpy as np
+
+    wide = rgb.astype(np.uint32)
+    packed: NDArray[np.uint32] = wide[..., 0] | (wide[..., 1] << np.uint32(8)) | (wide[..., 2] << np.uint32(16))
+    return packed

@@ -175,13 +175,15 @@ STAGES = "stages"
 """The folder of a turn's history that keeps the game after each of its resolved stages."""
 
 
-def snapshot_stage(camp: Campaign, stage: Stage, generation: int) -> None:
+def snapshot_stage(camp: Campaign, stage: Stage, generation: int) -> Path:
     """The game as the resolution of `stage` left it: what `pbem render --stage` draws. The first
     resolution of a kind in a turn is `<kind>.toml`, a later one `<kind>-2.toml` (a battle window
     opened again); a tick re-run after a crash writes the same file again (same generation)."""
     record = {"kind": stage.kind, "title": stage.title, "turn": stage.turn, "generation": generation}
-    write_toml(_stage_file(camp.history(stage.turn) / STAGES, stage.kind, generation),
-               {"resolved": record, "game": camp.state["game"]}, header=f"# The game after {stage.title} was resolved.")
+    path = _stage_file(camp.history(stage.turn) / STAGES, stage.kind, generation)
+    write_toml(path, {"resolved": record, "game": camp.state["game"]},
+               header=f"# The game after {stage.title} was resolved.")
+    return path
 
 
 def _stage_file(folder: Path, kind: str, generation: int) -> Path:

@@ -6,6 +6,10 @@ over the target, so readers see the old file or the new one, never half of
 either. Files that must change together (a campaign's state and its auth file)
 are first written whole into one intent file, which `recover` rolls forward
 after a crash, so a crash leaves either all of them old or all of them new.
+Each file is fsync'd once; the fsync of the folders whose entries changed (what makes a rename
+survive a power cut) is done at once, or, inside `batched_folder_syncs` (a tick), once per folder
+at each `sync_folders()`: before anything leaves the machine (a mail marked done on the server,
+mail handed to a transport, a post) and at the batch's end.
 The lock is an advisory `flock` on `<campaign>/.lock`, held for a whole tick,
 so overlapping cron runs wait for each other (or skip); whoever takes it first
 finishes an interrupted write and sweeps the temporary files a kill left behind.
@@ -43,6 +47,31 @@ class StoreError(RuntimeError):
 class WriteError(StoreError, OSError):
     """A file that could not be written (a full disk, a read-only folder): one line naming it.
     Nothing was replaced; the old file is intact."""
+
+
+_unsynced: contextvars.ContextVar[set[Path] | None] = contextvars.ContextVar("unsynced", default=None)
+
+
+@contextlib.contextmanager
+def batched_folder_syncs() -> Iterator[None]:
+    """Within it, the folder fsyncs of atomic writes wait for `sync_folders()` (and the end), so
+    a folder that gets many files (the outgoing queue, history) is fsync'd once, not per file."""
+    if _unsynced.get() is not None:
+        yield
+        return
+    token = _unsynced.set(set())
+    try:
+        yield
+    finally:
+        sync_folders()
+        _unsynced.reset(token)
+
+
+def sync_folders() -> None:
+    """Make the renames waiting in a batch durable: one fsync per folder."""
+    waiting = _unsynced.get()
+    while waiting:
+        _sync_folder_now(waiting.pop())
 
 
 _write_hook: contextvars.ContextVar[Callable[[Path], None] | None] = contextvars.ContextVar("write_hook", default=None)
@@ -93,6 +122,14 @@ def _write_temporary(path: Path, raw: bytes) -> str:
 
 
 def _fsync_dir(folder: Path) -> None:
+    waiting = _unsynced.get()
+    if waiting is not None:
+        waiting.add(folder)
+    else:
+        _sync_folder_now(folder)
+
+
+def _sync_folder_now(folder: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:
@@ -114,6 +151,7 @@ def write_together(folder: Path, files: Mapping[Path, bytes | str]) -> None:
         return
     contents = {_inside(folder, path): _raw(data) for path, data in files.items()}
     write_atomic(folder / INTENT, _intent(contents))
+    _sync_folder_now(folder)            # the intent is on disk before any file it names is replaced
     _apply(folder, contents)
 
 

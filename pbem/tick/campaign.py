@@ -18,7 +18,7 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset
 from pbem.stages import setup_rules
 from pbem.state.campaign import Campaign
-from pbem.state.store import LockBusy, campaign_lock
+from pbem.state.store import LockBusy, batched_folder_syncs, campaign_lock
 from pbem.tick import idle
 from pbem.tick.alarms import MailAlarms
 from pbem.tick.deliver import deliver_mail, publish_posts
@@ -36,10 +36,11 @@ def tick_busy(root: Path, folders: list[Path], now: datetime, faults: Faults | N
     """The shared mailbox read once for all its campaigns, then each campaign with work."""
     faults = faults or Faults()
     forget_unreachable()
-    unread = intake_shared(root, now, faults, log)
-    for folder in folders:
-        if not idle.skippable(folder, now):     # the shared mailbox may just have given it mail
-            run(folder, now, faults, log, folder.name not in unread, unread.get(folder.name, ""))
+    with batched_folder_syncs():        # folder fsyncs once per folder, before anything leaves (store.py)
+        unread = intake_shared(root, now, faults, log)
+        for folder in folders:
+            if not idle.skippable(folder, now):     # the shared mailbox may just have given it mail
+                run(folder, now, faults, log, folder.name not in unread, unread.get(folder.name, ""))
     return log
 
 

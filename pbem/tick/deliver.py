@@ -10,6 +10,7 @@ from pbem.forum.base import ForumError
 from pbem.forum.queue import pending_posts, publish_pending
 from pbem.mail.outbox import open_transport
 from pbem.state.campaign import Campaign, SettingsError
+from pbem.state.store import sync_folders
 from pbem.tick.alarms import MailAlarms
 from pbem.tick.faults import Faults
 from pbem.tick.log import TickLog
@@ -26,6 +27,7 @@ def publish_posts(camp: Campaign, faults: Faults, log: TickLog, now: datetime | 
         return
     if forum is None:
         return
+    sync_folders()
     done, problems, held = publish_pending(camp.folder, forum, lambda key: faults.hook("published"))
     if done:
         log(f"{camp.name}: posted {len(done)} report(s) to the forum")
@@ -42,6 +44,7 @@ def deliver_mail(camp: Campaign, log: TickLog, faults: Faults | None = None, ala
     except ValueError as exc:
         raise SettingsError(camp.folder / "campaign.toml", [f"transport.outbox: {exc}"]) from exc
     unavailable: list[str] = []
+    sync_folders()                  # what the tick stored is on disk before its mail leaves
     sent, problems = deliver(camp.folder, transport, after_send=(faults or Faults()).hook_sent,
                              on_unavailable=unavailable.append)
     log.count("sent", sent)

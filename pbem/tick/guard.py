@@ -4,6 +4,7 @@ counted, and the quarantine after QUARANTINE_AFTER failures (pbem/intake/quarant
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,7 @@ from pbem.mail.inbox import Inbox
 from pbem.mail.message import Submission, parse_message
 from pbem.rulesets.base import AnyRuleset
 from pbem.state.campaign import Campaign
+from pbem.state.store import sync_folders
 from pbem.tick.faults import Faults
 from pbem.tick.log import TickLog
 
@@ -132,9 +134,18 @@ def snapshot(camp: Campaign) -> tuple[dict[str, Any], dict[str, Any]]:
     """A copy of state and auth to restore after a failed message. The journal, which grows
     with every message ever handled, is copied one level deep only: its entries are replaced,
     never changed in place, so a per-message copy costs little however long the campaign runs."""
-    state = {key: dict(value) if key == "journal" and isinstance(value, dict) else copy.deepcopy(value)
+    state = {key: dict(value) if key == "journal" and isinstance(value, dict) else _copied(value)
              for key, value in camp.state.items()}
-    return state, copy.deepcopy(camp.auth)
+    return state, _copied(camp.auth)
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of TOML data: through pickle, which copies plain data in a third of the
+    time `copy.deepcopy` takes (this runs for every message); deepcopy for anything else."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(value)
 
 
 def take_in(camp: Campaign, ruleset: AnyRuleset, intake: Intake, sub: Submission, now: datetime, faults: Faults,
@@ -159,6 +170,7 @@ def commit(camps: list[Campaign], inbox: Inbox, taken: list[str], faults: Faults
         return
     for camp in camps:
         camp.commit()       # state, journal and auth as one write (Campaign.commit)
+    sync_folders()          # on disk before the server forgets the mail
     faults.hook("stored")
     for key in taken:
         inbox.mark_done(key)

@@ -59,8 +59,8 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     new_stage = turns.open_stage(camp, ruleset, now)
     extra["next_stage"] = new_stage
     extra["next_deadline"] = StageRecord.read(camp.state).due
-    turns.snapshot_stage(camp, stage, gen)
-    picture = stage_picture(camp, ruleset, stage, now, log)
+    snapshot = turns.snapshot_stage(camp, stage, gen)
+    picture = stage_picture(camp, ruleset, stage, now, log, keep_beside=snapshot)
     own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}
     pictured: set[tuple[str, str]] = set()          # one picture per stage for each reader
     for report in res.reports:

@@ -84,3 +84,22 @@ def test_the_index_keeps_only_the_last_days(tmp_path: Path) -> None:
     deliver(tmp_path, MaildirTransport(tmp_path / "maildir"))
     lines = index.read_text().splitlines()
     assert len(lines) == 1 and "ancient.eml" not in lines[0] and KEEP_DAYS > 0
+
+
+def test_a_queued_mail_goes_into_the_maildir_as_the_bytes_queued(tmp_path: Path) -> None:
+    queued = enqueue(tmp_path, mail(7)).read_bytes()
+    box = tmp_path / "maildir"
+    assert deliver(tmp_path, MaildirTransport(box)) == (1, [])
+    [stored] = delivered(box)
+    assert stored.read_bytes() == queued.replace(b"\r\n", b"\n")     # a Maildir's lines end in LF
+    assert (box / ".delivered").read_text() == "<report-7@pbem.localhost>\n"
+
+
+def test_a_queued_mail_with_a_bcc_is_still_delivered_read_whole(tmp_path: Path) -> None:
+    msg = mail(8)
+    msg["Bcc"] = "hidden@test.localhost"
+    enqueue(tmp_path, msg)
+    box = tmp_path / "maildir"
+    assert deliver(tmp_path, MaildirTransport(box)) == (1, [])
+    [stored] = delivered(box)
+    assert b"report 8" in stored.read_bytes() and (box / ".delivered").exists()

@@ -15,6 +15,7 @@ from tests.mail.conftest import (
     ORDERS_BOX,
     USERS,
     Relay,
+    login,
     mailbox,
     message_ids,
     smtp_spec,
@@ -137,3 +138,17 @@ def test_starttls_is_never_skipped_when_the_server_does_not_offer_it(dovecot: Do
         assert plain.handler.accepted == 0
     finally:
         plain.stop()
+
+
+def test_a_queued_mail_reaches_the_server_as_the_bytes_queued(dovecot: Dovecot, relay: Relay, tmp_path: Path) -> None:
+    queued = enqueue(tmp_path, note(9)).read_bytes()
+    assert deliver(tmp_path, transport(dovecot, relay, tmp_path)) == (1, [])
+    client = login(dovecot, "alice@pbem.test")
+    try:
+        client.select_folder("INBOX", readonly=True)
+        [uid] = client.search("ALL")
+        raw = client.fetch([uid], [b"BODY.PEEK[]"])[uid][b"BODY[]"]
+    finally:
+        client.logout()
+    assert raw.endswith(queued)             # the relay and the server only add their Received lines on top
+    assert "<note-9@pbem.test>" in (tmp_path / "outbox" / "smtp-journal.txt").read_text()

@@ -3,6 +3,7 @@ errors for what cannot be drawn."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -138,3 +139,26 @@ def test_a_rule_system_without_the_hook_is_not_even_loaded(demos: dict[str, Path
 
     camp = Campaign(demos["conquest"])
     assert picture_of(Hookless(), camp.settings, camp.state["game"], "x") is None
+
+
+def test_render_reads_the_picture_the_tick_kept_as_the_stage_resolved(demos: dict[str, Path], tmp_path: Path) -> None:
+    folder = demos["daemon_rift"]
+    stages = folder / "history" / "001" / "stages"
+    assert cli.main(["render", str(folder), "1", "--stage", "orders", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / f"{folder.name}-turn-001-orders.png").read_bytes() == (stages / "orders.png").read_bytes()
+    assert (tmp_path / f"{folder.name}-turn-001-orders.svg").read_text() == (stages / "orders.svg").read_text()
+
+
+def test_a_kept_picture_older_than_the_settings_is_drawn_again(demos: dict[str, Path], tmp_path: Path) -> None:
+    folder = shutil.copytree(demos["daemon_rift"], tmp_path / "copy" / "rift-demo")
+    stages = folder / "history" / "001" / "stages"
+    (stages / "orders.svg").write_text((stages / "orders.svg").read_text().replace("</svg>", "<!-- kept --></svg>"))
+    assert cli.main(["render", str(folder), "1", "--stage", "orders", "--out", str(tmp_path / "a"),
+                     "--format", "svg"]) == 0
+    assert "<!-- kept -->" in (tmp_path / "a" / f"{folder.name}-turn-001-orders.svg").read_text()
+    settings = folder / "campaign.toml"
+    later = (stages / "orders.svg").stat().st_mtime + 10
+    os.utime(settings, (later, later))
+    assert cli.main(["render", str(folder), "1", "--stage", "orders", "--out", str(tmp_path / "b"),
+                     "--format", "svg"]) == 0
+    assert "<!-- kept -->" not in (tmp_path / "b" / f"{folder.name}-turn-001-orders.svg").read_text()

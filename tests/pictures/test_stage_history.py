@@ -31,7 +31,8 @@ def test_each_resolved_stage_is_kept_with_what_it_did(tmp_path: Path) -> None:
     assert battles["game"]["last"]["moves"][-1] == {"start": "T26", "end": "T27", "kind": "retreat",
                                                     "succeeded": True, "piece": "B-1"}
     assert battles["resolved"]["generation"] > kept["resolved"]["generation"]
-    assert sorted(p.name for p in (camp.history(1) / "stages").iterdir()) == ["battles.toml", "orders.toml"]
+    assert sorted(p.name for p in (camp.history(1) / "stages").iterdir()) == [
+        "battles.png", "battles.svg", "battles.toml", "orders.png", "orders.svg", "orders.toml"]
 
 
 def test_a_rollback_sets_the_undone_stages_aside_and_the_replay_stores_its_own(tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ def end_state(folder: Path) -> dict[str, Any]:
     root = folder.parent.parent
     camp = Campaign(folder)
     files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-             if p.is_file() and p.name not in (".lock", ".idle.toml") and "outbox" not in p.parts   # the idle
+             if p.is_file() and p.name not in (".lock", ".idle.json") and "outbox" not in p.parts   # the idle
              # record holds the files' stamps, which differ between any two runs by design (pbem/tick/idle.py)
              and not (p.name.startswith(".") and p.name.endswith(".tmp"))}
     return {

@@ -21,7 +21,7 @@ HOUR = T0 + timedelta(hours=1)
 def idle_campaign(tmp_path: Path) -> Campaign:
     """Turn 1's orders open, nobody has written: after one tick there is nothing to do."""
     camp = run(dr_campaign(tmp_path))
-    assert (camp.folder / ".idle.toml").exists()
+    assert (camp.folder / ".idle.json").exists()
     return camp
 
 
@@ -77,4 +77,4 @@ def test_a_changed_settings_file_wakes_an_idle_campaign(tmp_path: Path) -> None:
 def test_a_campaign_with_a_forum_thread_is_never_passed_over(tmp_path: Path) -> None:
     camp = dr_campaign(tmp_path, transport={"forum": {"kind": "folder", "path": "forum"}})
     run(camp)
-    assert not (camp.folder / ".idle.toml").exists()
+    assert not (camp.folder / ".idle.json").exists()
