@@ -20,7 +20,7 @@ from tests.support.engine_helpers import PLAYERS, SECRETS, T0, dr_campaign
 from tests.support.roundtrip import Trip, round_trip
 
 UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",),
-          "mighty_kingdoms": (".mighty_kingdoms.month.", ".mighty_kingdoms.battle.", ".mighty_kingdoms.winter.income.")}
+}
 """What a position does not hold, per rule system: the picture marks of the resolution before the
 export (what the map of that resolution drew; the next resolution draws its own); Daemon Rift's
 post-battle record and the factions that sent no orders, of the turn before, already reported
