@@ -20,6 +20,8 @@ from pbem.rulesets.base import AnyRuleset, PositionError
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
 from pbem.tick.engine import tick
+from tests.season.agents import AGENTS
+from tests.season.harness import Season
 
 NAME = "season"
 
@@ -150,3 +152,23 @@ def _short(value: Any) -> str:
 
 def read(path: Path) -> dict[str, Any]:
     return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def season_campaign(root: Path, system: str) -> Path:
+    """The campaign a quick season of `system` plays (its players, map, schedule and rules), as
+    `pbem new` made it: what the positions under tests/<system>/positions were exported from."""
+    season = Season(root, system, 1, AGENTS[system](quick=True).setup)
+    return season.camp.folder
+
+
+def position_body(text: str) -> str:
+    """A position file without its opening comment (where and when it was written)."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip()
+
+
+def reads_back(folder: Path, ruleset: AnyRuleset, position: Path) -> tuple[str, str]:
+    """`pbem import` the position into the campaign; the stage it opened and the position that
+    `pbem export-position` then writes."""
+    assert main(["import", str(folder), str(position)]) == 0
+    camp = Campaign(folder)
+    return str(camp.state["stage"]["kind"]), export_position(camp, ruleset, datetime.now().astimezone())

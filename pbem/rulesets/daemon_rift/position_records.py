@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from pbem.kit.tomlio import from_data, to_data
+from pbem.kit.tomlio import from_data, lean, to_data
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.rulesets.daemon_rift.model import DRState
 
@@ -24,9 +24,9 @@ RECORDS = tuple(f.name for f in fields(DRGame) if f.name != BOARD)
 
 
 def export(game: DRGame) -> dict[str, Any]:
-    """Every record away from a fresh game's, in its stored form."""
+    """Every record away from a fresh game's, in its stored form without the values at their default."""
     stored, fresh = to_data(game), to_data(DRGame())
-    return {name: stored[name] for name in RECORDS if stored[name] != fresh[name]}
+    return {name: lean(DRGame, {name: stored[name]})[name] for name in RECORDS if stored[name] != fresh[name]}
 
 
 def read(raw: Any, state: DRState) -> tuple[DRGame, list[str]]:

@@ -13,16 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.kit.tomlio import from_data, to_data
+from pbem.kit.tomlio import from_data, lean, to_data
 from pbem.rulesets.mighty_kingdoms.model import MKState
 
 RECORDS = ("setup", "month", "battle", "winter")
 
 
 def export(state: MKState) -> dict[str, Any]:
-    """Every record away from a fresh campaign's, in its stored form."""
+    """Every record away from a fresh campaign's, in its stored form without the values at their default."""
     stored, fresh = to_data(state), to_data(MKState())
-    return {name: stored[name] for name in RECORDS if stored[name] != fresh[name]}
+    return {name: lean(MKState, {name: stored[name]})[name] for name in RECORDS if stored[name] != fresh[name]}
 
 
 def read(raw: Any, state: MKState) -> list[str]:
