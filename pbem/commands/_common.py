@@ -32,10 +32,17 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
     from pbem.state.campaign import Campaign
     from pbem.state.store import campaign_lock
 
+    from pbem.stages import setup_rules
+
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
-        desk = Desk(camp, registry.get(camp.settings.ruleset), now or datetime.now(UTC))
+        ruleset = registry.get(camp.settings.ruleset)
+        # as the tick does first: a command counts as the game's start, so the setup rules of
+        # campaign.toml are taken before it, or refused (SettingsError) once they cannot apply
+        if (done := setup_rules.apply(camp, ruleset)) is not None:
+            print(f"{camp.name}: {done}")
+        desk = Desk(camp, ruleset, now or datetime.now(UTC))
         text = run(desk, words)
         if desk.mailings:
             from pbem.delivery.mails import build_mail

@@ -104,3 +104,32 @@ def test_every_rule_systems_setup_rules_apply_until_the_start(tmp_path: Path, ca
     assert tick(root, datetime.now(UTC)) == 0, capsys.readouterr().err
     after = read(Campaign(root / "game").state["game"])
     assert after != before and after == (rules.get("start_year") or rules["lists"]["points"])
+
+
+def test_pbem_resolve_takes_a_setup_rule_changed_before_the_start(tmp_path: Path, capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    folder = new(root, capsys)
+    edit_rules(folder, {"setup": {"starting_gold": 100}})
+    capsys.readouterr()
+    assert main(["resolve", str(folder)]) == 0          # a GM command: the game's start, as a tick's would be
+    out = capsys.readouterr().out
+    assert out.startswith("coc: the game was set up again with rules.setup.starting_gold as campaign.toml has it now\n")
+    assert treasuries(folder) == {"anna": 100, "ben": 100, "cara": 100}
+    assert tick(root, datetime.now(UTC)) == 0, capsys.readouterr().err       # the resolve goes through: round 1
+    assert Campaign(folder).state["stage"]["kind"] == "campaign"
+    assert treasuries(folder) == {"anna": 100, "ben": 100, "cara": 100}
+
+
+def test_pbem_resolve_refuses_a_setup_rule_changed_after_the_start_in_one_line(tmp_path: Path,
+                                                                               capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    folder = new(root, capsys)
+    assert tick(root, datetime.now(UTC) + timedelta(days=30)) == 0       # window S closes: the game has started
+    edit_rules(folder, {"setup": {"starting_gold": 100}})
+    gm_log = Campaign(folder).state.get("gm_log")
+    capsys.readouterr()
+    assert main(["resolve", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pbem: ") and err.count("\n") == 1
+    assert "rules.setup.starting_gold: read only when the game is set up, and coc has started (now at " in err
+    assert Campaign(folder).state.get("gm_log") == gm_log and treasuries(folder) == {"anna": 0, "ben": 0, "cara": 0}
