@@ -130,6 +130,9 @@ def _turn(reader: Reader, data: Mapping[str, Any]) -> None:
     if phase not in PHASES:
         reader.problem("phase", f"the window open next, one of {', '.join(PHASES)} (a position written by hand: "
                                 f"\"orders\"), not {phase!r}")
+    elif phase not in _BEFORE_BATTLES and not data.get("records"):
+        reader.problem("phase", f"the {phase} window goes on from the turn's [records], as `pbem export-position` "
+                                "writes them; a position written by hand starts at \"orders\"")
     reader.state.phase = phase if phase in PHASES else "orders"
 
 

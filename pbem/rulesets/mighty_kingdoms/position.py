@@ -100,10 +100,7 @@ def read(settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, A
 def _calendar(reader: Reader, state: MKState) -> None:
     data, months = reader.data, reader.rules["campaign.summer_months"]
     year = reader.number("year", data.get("year", 1), 1)
-    window = data.get("window", PURCHASES if data.get("month") == WINTER else ORDERS)
-    if window not in OPENS:
-        reader.bad("window", f"{window!r}; one of {', '.join(OPENS)}, or leave it out for the month's own")
-        window = ORDERS
+    window = _window(reader)
     month = reader.number("month", data.get("month", 1), 0 if window == SETUP else 1, WINTER)
     if month != WINTER and month > months:
         reader.bad("month", f"{month}: a summer has {months} months here; {WINTER} is the winter")
@@ -116,6 +113,19 @@ def _calendar(reader: Reader, state: MKState) -> None:
     if sorted(map(str, order)) != sorted(reader.players):
         reader.bad("order", f"{order!r} must name every player once ({', '.join(reader.players)}), first to act first")
     state.order = [str(p) for p in order]
+
+
+def _window(reader: Reader) -> str:
+    """The window the position opens: the month's own unless `window` names another."""
+    data = reader.data
+    window = data.get("window", PURCHASES if data.get("month") == WINTER else ORDERS)
+    if window not in OPENS:
+        reader.bad("window", f"{window!r}; one of {', '.join(OPENS)}, or leave it out for the month's own")
+        return ORDERS
+    if window in (BATTLE, DEPLOYMENT) and not data.get("records"):
+        reader.bad("window", f"the {window} window goes on from the [records] of the month or winter under way, as "
+                             "`pbem export-position` writes them; a position written by hand opens at Orders or W1")
+    return str(window)
 
 
 def _kingdoms(reader: Reader, state: MKState) -> None:
