@@ -29,10 +29,9 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
     from pbem.gm.desk import run
     from pbem.gm.verbs import Desk
     from pbem.rulesets import registry
+    from pbem.stages import setup_rules
     from pbem.state.campaign import Campaign
     from pbem.state.store import campaign_lock
-
-    from pbem.stages import setup_rules
 
     folder = campaign_folder(args)
     with campaign_lock(folder):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pbem.rulesets.base import PositionError
+from pbem.rulesets.conquest import position_export
 from pbem.rulesets.conquest.ruleset import RULESET
 
 from .engine_helpers import campaign
@@ -56,3 +57,20 @@ def test_a_hand_written_position_at_window_1_has_no_round_records(tmp_path: Path
     with pytest.raises(PositionError) as caught:
         read(tmp_path, data)
     assert "challenges: only a position at window setup or results or conquest has challenges" in caught.value.problems
+
+
+LAST = {"stage": "Round 2: battle setup (window 2)", "moves": [{"start": "T3", "end": "T15", "kind": "challenge"}],
+        "clashes": [{"place": "T15", "kind": "siege", "label": "B1"}], "notes": ["B1: anna challenges ben"]}
+
+
+def test_the_last_windows_picture_marks_read_back_at_any_window(tmp_path: Path) -> None:
+    for data in (RESULTS, {k: v for k, v in RESULTS.items() if k in ("round", "order", "empires", "tiles")}
+                 | {"window": "campaign"}):
+        state = read(tmp_path / str(data["window"]), data | {"last": LAST})
+        assert position_export.export(state)["last"] == LAST
+
+
+def test_last_of_the_wrong_form_is_refused_with_its_key(tmp_path: Path) -> None:
+    with pytest.raises(PositionError) as caught:
+        read(tmp_path, RESULTS | {"last": {"moves": [{"start": "T3"}]}})
+    assert [p.split(":", 1)[0] for p in caught.value.problems] == ["last"]

@@ -37,7 +37,7 @@ class Trip:
     differences: list[str] = field(default_factory=list)
 
 
-def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset, unkept: tuple[str, ...] = ()) -> Trip:
+def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset) -> Trip:
     """The campaign `root/campaigns/season` (its inbox `root/inbox`) as it waits for the tick at
     `now`: export, import, tick both, compare."""
     a = _copy(root, work / "a")
@@ -55,7 +55,7 @@ def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset, unkep
     for folder in (a, b):
         tick(folder.parent, now)
     resolved = Campaign(a).state.get("generation") != camp.state.get("generation")
-    return Trip(title, kind, resolved=resolved, differences=_compare(a, b, before[a], before[b], unkept))
+    return Trip(title, kind, resolved=resolved, differences=_compare(a, b, before[a], before[b]))
 
 
 def _copy(root: Path, into: Path) -> Path:
@@ -100,11 +100,10 @@ def _files(folder: Path) -> dict[str, bytes]:
         if history.exists() else {}
 
 
-def _compare(a: Path, b: Path, was_a: dict[str, bytes], was_b: dict[str, bytes], unkept: tuple[str, ...]) -> list[str]:
-    """`unkept`: paths in the game (`.last`) a position does not hold, left out of the comparison."""
+def _compare(a: Path, b: Path, was_a: dict[str, bytes], was_b: dict[str, bytes]) -> list[str]:
     out = []
     game_a, game_b = _unshown(Campaign(a).state["game"]), _unshown(Campaign(b).state["game"])
-    out += [f"game: {d}" for d in _diff(game_a, game_b) if not d.startswith(unkept)]
+    out += [f"game: {d}" for d in _diff(game_a, game_b)]
     now_a, now_b = _files(a), _files(b)
     written = sorted({k for k, v in now_a.items() if was_a.get(k) != v} | {k for k, v in now_b.items()
                                                                             if was_b.get(k) != v})

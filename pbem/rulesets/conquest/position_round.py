@@ -20,7 +20,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar, get_type_hints
 
-from pbem.kit.tomlio import from_data, to_data
+from pbem.kit.scene import Resolved
+from pbem.kit.tomlio import from_data, lean, to_data
 from pbem.rulesets.conquest.model import (
     W_CONQUEST,
     Army,
@@ -40,6 +41,7 @@ T = TypeVar("T")
 LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed", "log")
 TABLES = ("team_choice", "siege_consent", "setup_orders", "standing_setups")
 KEYS = ("challenges", "reports", *LISTS, *TABLES)
+ANY_WINDOW = ("last",)
 SETUP_EXTRA = ("note", "abstract")
 ARMY_EXTRA = ("largest_bonus", "gold_bonus", "stand_in")
 OUTCOME_EXTRA = ("how", "abstract_faces", "abstract_bonus", "abstract_total")
@@ -120,6 +122,20 @@ def _extras(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
         if isinstance(entry, Mapping):
             _fill(r, award, EPAward, entry, AWARD_EXTRA, f"ep.{award.player}.")
             award.battles = [b for b in award.battles if isinstance(b, BattleEP)]
+
+
+def last(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
+    """`[last]`, at any window: what the last window did, for its map picture, as pbem keeps it."""
+    if "last" in data:
+        try:
+            state.last = from_data(Resolved, data["last"])
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            r.fail("last", f"not as pbem keeps it ({exc})")
+
+
+def export_last(state: ConquestState, out: dict[str, Any]) -> None:
+    if state.last != Resolved():
+        out["last"] = lean(Resolved, to_data(state.last))
 
 
 def records(r: Reads, cls: type[T], values: list[Any], key: str) -> list[T]:

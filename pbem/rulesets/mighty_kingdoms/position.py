@@ -20,13 +20,13 @@ from pbem.kit.tomlio import from_data
 from pbem.rulesets.base import PositionError, Settings
 from pbem.rulesets.mighty_kingdoms import armylist, position_records
 from pbem.rulesets.mighty_kingdoms.model import (
-    CONTROL,
     BATTLE,
+    CONTROL,
     DEPLOYMENT,
     ORDERS,
     PURCHASES,
-    SETUP,
     SETTLEMENTS,
+    SETUP,
     WINTER,
     Army,
     Calendar,
