@@ -18,7 +18,7 @@ from tests.season.agents import AGENTS, STEP_CHOICES
 from tests.season.driver import draw_script, gm_acts, players_act
 from tests.season.harness import Season
 from tests.support.engine_helpers import T0, dr_campaign, run
-from tests.support.roundtrip import Trip, round_trip
+from tests.support.roundtrip import Trip, compared, exported
 
 
 def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
@@ -30,8 +30,9 @@ def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
         players_act(season, agent, answered)
         gm_acts(season, agent, script)
         step = season.rng.choice(STEP_CHOICES)
-        trips.append(round_trip(root, root.parent / f"trip-{season.ticks}", season.now + step, season.ruleset))
-        season.tick(step)
+        pending = exported(root, root.parent / f"trip-{season.ticks}", season.now + step, season.ruleset)
+        season.tick(step)                     # the source's own tick, compared with the import's
+        trips.append(pending if isinstance(pending, Trip) else compared(pending, season.now))
     return trips
 
 

@@ -1,7 +1,8 @@
 """Export a campaign as a position, import it into a fresh campaign, and play the next tick in
 both: the same mail waiting, the same dice secrets, the same engine records (stage, submissions,
 journal, GM log, history); only the game differs, the fresh one's read back from the position.
-What the tick then writes (reports, dice logs, the game) must be the same in both.
+What the tick then writes (reports, dice logs, the game) must be the same in both. The source's
+own tick is the one its play goes on with (`exported` before it, `compared` after).
 """
 
 from __future__ import annotations
@@ -37,11 +38,24 @@ class Trip:
     differences: list[str] = field(default_factory=list)
 
 
-def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset) -> Trip:
+@dataclass
+class Pending:
+    """A round trip waiting for the tick: the source campaign, its fresh import, what their
+    history held before."""
+
+    trip: Trip
+    source: Path
+    copy: Path
+    before: dict[Path, dict[str, bytes]]
+    generation: Any
+
+
+def exported(root: Path, work: Path, now: datetime, ruleset: AnyRuleset) -> Pending | Trip:
     """The campaign `root/campaigns/season` (its inbox `root/inbox`) as it waits for the tick at
-    `now`: export, import, tick both, compare."""
-    a = _copy(root, work / "a")
-    camp = Campaign(a)
+    `now`, exported and imported into a fresh campaign under `work`; a Trip not exported when
+    the export is refused."""
+    source = root / "campaigns" / NAME
+    camp = Campaign(source)
     title, kind = str(camp.state.get("stage", {}).get("title", "")), str(camp.state.get("stage", {}).get("kind", ""))
     turn = int(camp.state.get("stage", {}).get("turn", 0))
     for later in range(turn, turn + 3):       # the secrets of turns the tick may open: drawn once, shared
@@ -50,20 +64,18 @@ def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset) -> Tr
         text = export_position(camp, ruleset, now)
     except PositionError:
         return Trip(title, kind, exported=False)
-    b = _imported(work / "b", a, text, work / "position.toml")
-    before = {folder: _files(folder) for folder in (a, b)}
-    for folder in (a, b):
-        tick(folder.parent, now)
-    resolved = Campaign(a).state.get("generation") != camp.state.get("generation")
-    return Trip(title, kind, resolved=resolved, differences=_compare(a, b, before[a], before[b]))
+    copy = _imported(work / "b", source, text, work / "position.toml")
+    return Pending(Trip(title, kind), source, copy, {source: _files(source), copy: _files(copy)},
+                   camp.state.get("generation"))
 
 
-def _copy(root: Path, into: Path) -> Path:
-    shutil.copytree(root / "campaigns" / NAME, into / "campaigns" / NAME)
-    (into / "inbox").mkdir(parents=True)
-    for mail in (root / "inbox").glob("*.eml") if (root / "inbox").exists() else []:
-        shutil.copy2(mail, into / "inbox" / mail.name)
-    return into / "campaigns" / NAME
+def compared(pending: Pending, now: datetime) -> Trip:
+    """Once the source has had its tick at `now`: the import's tick at `now`, and every difference."""
+    tick(pending.copy.parent, now)
+    trip, source, copy = pending.trip, pending.source, pending.copy
+    trip.resolved = Campaign(source).state.get("generation") != pending.generation
+    trip.differences = _compare(source, copy, pending.before[source], pending.before[copy])
+    return trip
 
 
 def _imported(into: Path, source: Path, text: str, position: Path) -> Path:
