@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.errors import UserError
+
+if TYPE_CHECKING:
+    from pbem.rulesets.base import AnyRuleset
+    from pbem.state.campaign import Campaign
 
 
 def add_campaign(p: argparse.ArgumentParser) -> None:
@@ -29,7 +34,6 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
     from pbem.gm.desk import run
     from pbem.gm.verbs import Desk
     from pbem.rulesets import registry
-    from pbem.stages import setup_rules
     from pbem.state.campaign import Campaign
     from pbem.state.store import campaign_lock
 
@@ -37,10 +41,7 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
     with campaign_lock(folder):
         camp = Campaign(folder)
         ruleset = registry.get(camp.settings.ruleset)
-        # as the tick does first: a command counts as the game's start, so the setup rules of
-        # campaign.toml are taken before it, or refused (SettingsError) once they cannot apply
-        if (done := setup_rules.apply(camp, ruleset)) is not None:
-            print(f"{camp.name}: {done}")
+        setup_rules_first(camp, ruleset)
         desk = Desk(camp, ruleset, now or datetime.now(UTC))
         text = run(desk, words)
         if desk.mailings:
@@ -53,3 +54,13 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
         camp.save()
     print(text)
     return 1 if text.startswith("not done") else 0
+
+
+def setup_rules_first(camp: Campaign, ruleset: AnyRuleset) -> None:
+    """As the tick does first: a GM command or a resolution counts as the game's start, so the
+    setup rules changed in campaign.toml are taken before it (said in one line), or refused with
+    a SettingsError once they can no longer apply (pbem/stages/setup_rules.py)."""
+    from pbem.stages import setup_rules
+
+    if (done := setup_rules.apply(camp, ruleset)) is not None:
+        print(f"{camp.name}: {done}")
