@@ -49,7 +49,7 @@ def test_a_record_of_the_wrong_form_is_refused_with_its_key(tmp_path: Path) -> N
     with pytest.raises(PositionError) as caught:
         read(tmp_path, data)
     keys = [p.split(":", 1)[0] for p in caught.value.problems]
-    assert keys == ["challenges[0].sea", "reports[0].vp", "team_choice"], caught.value.problems
+    assert keys == ["challenges[0].sea", "reports[0].vp", "reports[0].reporter", "team_choice"], caught.value.problems
 
 
 def test_a_hand_written_position_at_window_1_has_no_round_records(tmp_path: Path) -> None:
@@ -74,3 +74,18 @@ def test_last_of_the_wrong_form_is_refused_with_its_key(tmp_path: Path) -> None:
     with pytest.raises(PositionError) as caught:
         read(tmp_path, RESULTS | {"last": {"moves": [{"start": "T3"}]}})
     assert [p.split(":", 1)[0] for p in caught.value.problems] == ["last"]
+
+
+def test_window_1s_revenue_and_disaster_rolls_are_read_as_pbem_keeps_them(tmp_path: Path) -> None:
+    revenue = [{"player": "anna", "tile": "T45", "terrain_rate": "river", "faces": [1, 3], "gold": 40,
+                "exhausted": False, "skipped": ""}]
+    disaster = [{"player": "ben", "tile": "T15", "building": "city", "die": 2, "destroyed": False}]
+    state = read(tmp_path, RESULTS | {"revenue": revenue, "disaster": disaster})
+    exported = position_export.export(state)
+    assert (exported["revenue"], exported["disaster"]) == (revenue, disaster)
+
+
+def test_a_record_missing_a_key_it_cannot_go_without_is_refused_with_its_key(tmp_path: Path) -> None:
+    with pytest.raises(PositionError) as caught:
+        read(tmp_path, RESULTS | {"revenue": [{"player": "anna", "tile": "T45"}]})
+    assert [p.split(":", 1)[0] for p in caught.value.problems] == ["revenue[0].terrain_rate"], caught.value.problems

@@ -3,7 +3,8 @@
 taken up in window 2, 3 or 4 goes on as it would have. A position written by hand leaves them
 out; each is checked for its form (known keys, whole numbers, text, true or false).
 
-- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note); the lists
+- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note); `revenue` and
+  `disaster` (`[[revenue]]`, `[[disaster]]`: window 1's mine revenue and Disaster rolls); the lists
   `missed_challenges`, `missed_sea_challenges`, `assaults`, `disputed` and `log` (the round's notes
   no report showed yet); `team_choice` (`{ anna = "team" }`), `siege_consent` (`{ cara = ["ben"] }`),
   `setup_orders` and `standing_setups` (`{ anna = [{ battle = "B1", points = 2000 }] }`), `reports`
@@ -30,7 +31,9 @@ from pbem.rulesets.conquest.model import (
     BattleSetup,
     Challenge,
     ConquestState,
+    DisasterRoll,
     EPAward,
+    MineRevenue,
     ResultReport,
     SetupOrder,
     Win,
@@ -40,7 +43,7 @@ T = TypeVar("T")
 
 LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed", "log")
 TABLES = ("team_choice", "siege_consent", "setup_orders", "standing_setups")
-KEYS = ("challenges", "reports", *LISTS, *TABLES)
+KEYS = ("challenges", "reports", "revenue", "disaster", *LISTS, *TABLES)
 ANY_WINDOW = ("last",)
 SETUP_EXTRA = ("note", "abstract")
 ARMY_EXTRA = ("largest_bonus", "gold_bonus", "stand_in")
@@ -92,6 +95,8 @@ def read(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
     rnd = state.round
     rnd.challenges = records(r, Challenge, _list(r, data, "challenges"), "challenges")
     rnd.reports = records(r, ResultReport, _list(r, data, "reports"), "reports")
+    rnd.revenue = records(r, MineRevenue, _list(r, data, "revenue"), "revenue")
+    rnd.disaster = records(r, DisasterRoll, _list(r, data, "disaster"), "disaster")
     for name in LISTS:
         setattr(rnd, name, [str(v) for v in _list(r, data, name)])
     rnd.team_choice = {str(p): str(v) for p, v in _table(r, data, "team_choice").items()}
@@ -154,6 +159,9 @@ def exact(r: Reads, cls: type[T], value: Any, key: str) -> T | None:
                 if name not in hints]
     problems += [f"{key}.{name}: must be {_kind(hints[name])}, not {v!r}" for name, v in value.items()
                  if name in hints and not _fits(hints[name], v)]
+    problems += [f"{key}.{f.name}: missing" for f in dataclasses.fields(cls)     # type: ignore[arg-type]
+                 if f.name not in value and f.default is dataclasses.MISSING
+                 and f.default_factory is dataclasses.MISSING]
     for problem in problems:
         where, text = problem.split(": ", 1)
         r.fail(where, text)
