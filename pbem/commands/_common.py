@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.errors import UserError
+
+if TYPE_CHECKING:
+    from pbem.rulesets.base import AnyRuleset
+    from pbem.state.campaign import Campaign
 
 
 def add_campaign(p: argparse.ArgumentParser) -> None:
@@ -35,7 +40,9 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
     folder = campaign_folder(args)
     with campaign_lock(folder):
         camp = Campaign(folder)
-        desk = Desk(camp, registry.get(camp.settings.ruleset), now or datetime.now(UTC))
+        ruleset = registry.get(camp.settings.ruleset)
+        setup_rules_first(camp, ruleset)
+        desk = Desk(camp, ruleset, now or datetime.now(UTC))
         text = run(desk, words)
         if desk.mailings:
             from pbem.delivery.mails import build_mail
@@ -47,3 +54,13 @@ def gm_command(args: argparse.Namespace, words: list[str], now: datetime | None 
         camp.save()
     print(text)
     return 1 if text.startswith("not done") else 0
+
+
+def setup_rules_first(camp: Campaign, ruleset: AnyRuleset) -> None:
+    """As the tick does first: a GM command or a resolution counts as the game's start, so the
+    setup rules changed in campaign.toml are taken before it (said in one line), or refused with
+    a SettingsError once they can no longer apply (pbem/stages/setup_rules.py)."""
+    from pbem.stages import setup_rules
+
+    if (done := setup_rules.apply(camp, ruleset)) is not None:
+        print(f"{camp.name}: {done}")

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.commands._common import add_campaign, campaign_folder, gm_command
+from pbem.commands._common import add_campaign, campaign_folder, gm_command, setup_rules_first
 from pbem.errors import UserError
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ def resolve_typed(folder: Path, make: Callable[[str], TypedDice], typed_by: str 
     with campaign_lock(folder):
         camp = Campaign(folder)
         ruleset = registry.get(camp.settings.ruleset)
+        setup_rules_first(camp, ruleset)
         stage = ruleset.stage(turns.context(camp, now))
         refuse_unless_open(camp, stage.over)
         dice = make(typed_by or f"GM {camp.settings.gm.name}")

@@ -74,3 +74,31 @@ def _builder(tp: Any) -> Callable[[Any], Any]:
 def _hints(cls: type) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
+
+
+def lean(cls: Any, data: Any) -> Any:
+    """`to_data` output of type `cls` without the fields that hold their default, at every depth:
+    `from_data` rebuilds the same value from it (it fills in the defaults), and a file written
+    for people to read shows only what the value holds."""
+    origin = get_origin(cls)
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and isinstance(data, dict):
+        return {name: lean(hint, data[name]) for name, hint in _hints(cls).items()
+                if name in data and data[name] != _default(cls, name)}
+    if origin in (list, tuple, set, frozenset) and isinstance(data, list) and get_args(cls):
+        return [lean(get_args(cls)[0], v) for v in data]
+    if origin is dict and isinstance(data, dict):
+        return {k: lean(get_args(cls)[1], v) for k, v in data.items()}
+    return data
+
+
+def _default(cls: type, name: str) -> Any:
+    """The stored form of the field's default; a value no stored form equals when it has none."""
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    if f.default is not dataclasses.MISSING:
+        return to_data(f.default)
+    if f.default_factory is not dataclasses.MISSING:
+        return to_data(f.default_factory())
+    return _NO_DEFAULT
+
+
+_NO_DEFAULT = object()

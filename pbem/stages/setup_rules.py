@@ -4,7 +4,8 @@ A rule system reads some of campaign.toml's `[rules]` only when it sets the game
 Conquest's `setup.starting_gold` (COC-SET-12), Diplomacy's `start_year`, a Daemon Rift list's
 `lists.points`. `pbem new` cannot pass rules, so a GM sets them by editing campaign.toml, and
 the change must not be lost. The rules the game was set up with are kept in state.toml
-(`[setup_rules]`); each tick compares them with campaign.toml's:
+(`[setup_rules]`); each tick, each GM command given on the command line (`pbem resolve`, `pbem
+gm`, ...) and `pbem resolve --dice` before they run compare them with campaign.toml's:
 
 - a change no setup reads (a rule read as play goes) is taken as it is;
 - a change a setup reads, before the game has started (no stage resolved, no GM command):

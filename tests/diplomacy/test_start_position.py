@@ -15,6 +15,7 @@ from pbem.gm.creation import create
 from pbem.rulesets import registry
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.diplomacy.ruleset import RULESET
+from pbem.rulesets.diplomacy.start import export_position
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
 from tests.diplomacy.test_campaign import SECRETS, T0, TRANSPORT, after_deadline, put, report, run, seven
@@ -123,3 +124,21 @@ def doc_position() -> dict[str, Any]:
     block = re.search(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     assert block is not None
     return tomllib.loads(block.group(1))
+
+
+LAST = {"stage": "Spring 1902 movement", "moves": [{"start": "MUN", "end": "BUR", "piece": "A MUN"}],
+        "dislodged": ["A BUR"], "notes": ["France's A BUR is dislodged"]}
+
+
+def test_a_pending_draw_and_the_last_pictures_marks_read_back_exactly(camp: Campaign) -> None:
+    data = FALL_1902 | {"draw_pending": ["English", "France"], "last": LAST}
+    state = RULESET.load_state(RULESET.position(camp.settings, data, "position.toml"))
+    assert state.draw_pending == ["England", "France"]
+    exported = export_position(state)
+    assert (exported["draw_pending"], exported["last"]) == (["England", "France"], LAST)
+
+
+def test_a_pending_draw_of_no_power_and_marks_of_the_wrong_form_are_refused_with_their_keys(camp: Campaign) -> None:
+    with pytest.raises(PositionError) as caught:
+        RULESET.position(camp.settings, FALL_1902 | {"draw_pending": ["Atlantis"], "last": {"moves": [{}]}}, "p.toml")
+    assert [p.split(":", 1)[0] for p in caught.value.problems] == ["draw_pending", "last"], caught.value.problems

@@ -1,35 +1,24 @@
 """`pbem export-position`: at every stage a season reaches, the campaign exported as a position
 and imported into a fresh campaign resolves its next tick exactly as the campaign itself does
-(same reports, same dice, same game), for every rule system (tests/support/roundtrip.py)."""
+(same reports, same dice, same game), for every rule system (tests/support/roundtrip.py). Every
+stage exports, and the whole game is compared: a position holds all of it."""
 
 from __future__ import annotations
 
 import os
 import tomllib
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from pbem.cli import main
-from pbem.gm.creation import create
 from pbem.state.campaign import Campaign
 from tests.season.agents import AGENTS, STEP_CHOICES
 from tests.season.driver import draw_script, gm_acts, players_act
 from tests.season.harness import Season
-from tests.support.engine_helpers import PLAYERS, SECRETS, T0, dr_campaign
-from tests.support.roundtrip import Trip, round_trip
-
-UNKEPT = {"diplomacy": (".last:",), "conquest": (".conquest.last:",),
-          "daemon_rift": (".last:", ".postbattle.", ".nmr:"),
-          "mighty_kingdoms": (".mighty_kingdoms.month.", ".mighty_kingdoms.battle.", ".mighty_kingdoms.winter.income."),
-          "wandering_tribes": (".wandering_tribes.moves", ".wandering_tribes.resolved:", ".wandering_tribes.assigned",
-                               ".wandering_tribes.lacking")}
-"""What a position does not hold, per rule system: the picture marks of the resolution before the
-export (what the map of that resolution drew; the next resolution draws its own); Daemon Rift's
-post-battle record and the factions that sent no orders, of the turn before, already reported
-and set afresh as the orders resolve; a
-Mighty Kingdoms month's orders and battles, kept for the picture until the next month's start,
-and a winter's Gather income, reported as the position's W1 opened."""
+from tests.support.engine_helpers import T0, dr_campaign, run
+from tests.support.roundtrip import Trip, compared, exported
 
 
 def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
@@ -41,11 +30,15 @@ def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
         players_act(season, agent, answered)
         gm_acts(season, agent, script)
         step = season.rng.choice(STEP_CHOICES)
-        trips.append(round_trip(root, root.parent / f"trip-{season.ticks}", season.now + step, season.ruleset,
-                                UNKEPT.get(system, ())))
-        season.tick(step)
+        pending = exported(root, root.parent / f"trip-{season.ticks}", season.now + step, season.ruleset)
+        season.tick(step)                     # the source's own tick, compared with the import's
+        trips.append(pending if isinstance(pending, Trip) else compared(pending, season.now))
     return trips
 
+
+UNEXPORTED = {"wandering_tribes": ["Setup"]}
+"""Stages a position cannot hold yet: Wandering Tribes' setup window (its format holds the
+strategic-orders and battle windows; docs/positions/wandering_tribes.md)."""
 
 SEEDS = (1, *range(2, 2 + int(os.environ.get("PBEM_ROUNDTRIP_SEEDS", "0"))))
 """Seed 1 in the normal suite; `PBEM_ROUNDTRIP_SEEDS=N` plays N more of every rule system."""
@@ -55,9 +48,9 @@ SEEDS = (1, *range(2, 2 + int(os.environ.get("PBEM_ROUNDTRIP_SEEDS", "0"))))
 @pytest.mark.parametrize("system", ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms", "wandering_tribes"])
 def test_every_stage_of_a_season_round_trips_through_a_position(tmp_path: Path, system: str, seed: int) -> None:
     trips = season_round_trips(tmp_path / "season", system, seed)
-    exported = [t for t in trips if t.exported]
-    assert len({t.title for t in exported if t.resolved}) >= 3, [(t.title, t.exported, t.resolved) for t in trips]
-    wrong = [f"{t.title}: {d}" for t in exported for d in t.differences]
+    assert [t.title for t in trips if not t.exported] == UNEXPORTED.get(system, [])
+    assert len({t.title for t in trips if t.resolved}) >= 3, [(t.title, t.resolved) for t in trips]
+    wrong = [f"{t.title}: {d}" for t in trips for d in t.differences]
     assert not wrong, "\n".join(wrong[:40])
 
 
@@ -74,10 +67,12 @@ def test_export_position_writes_the_file_import_reads(tmp_path: Path, capsys: py
     assert Campaign(other.folder).state["game"]["dr"]["tokens"] == Campaign(camp.folder).state["game"]["dr"]["tokens"]
 
 
-def test_a_stage_the_format_cannot_hold_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    camp, _ = create(tmp_path / "campaigns", "rift", "daemon_rift", "rift_valley", list(PLAYERS), "gm@test.localhost",
-                     T0, fixed_secrets=SECRETS)          # window 0: the army lists
+def test_a_campaign_over_has_no_position_and_says_so_in_one_line(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    camp = run(dr_campaign(tmp_path, rules={"campaign": {"turns": 1}}), T0 + timedelta(days=8))   # turn 1 of 1
+    assert Campaign(camp.folder).state["game"]["dr"]["phase"] == "over"
+    capsys.readouterr()
     assert main(["export-position", str(camp.folder)]) == 2
     err = capsys.readouterr().err
-    assert err == ("pbem export-position: rift: the campaign is at its lists window: a Daemon Rift position is "
-                   "written while the orders window is open\n")
+    assert err == ("pbem export-position: rift: the campaign is over: a Daemon Rift position is written while one "
+                   "of its windows (orders, lists, battles, retreats) is open\n")

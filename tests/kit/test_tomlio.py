@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.kit.tomlio import from_data, to_data
+from pbem.kit.tomlio import from_data, lean, to_data
 
 
 @dataclass
@@ -42,3 +42,11 @@ def test_rebuilt_values_do_not_share_lists_or_dicts_with_the_data() -> None:
 
 def test_missing_fields_take_their_defaults() -> None:
     assert from_data(Outer, {"turn": 2, "inner": {"name": "a"}}) == Outer(2, Inner("a"))
+
+
+def test_lean_data_leaves_out_every_default_and_rebuilds_the_same_value() -> None:
+    value = Outer(0, Inner("a"), [Inner("", ["x"])], {"k": Inner("c")}, {"n": 0}, frozenset(), ())
+    data = lean(Outer, to_data(value))
+    assert data == {"turn": 0, "inner": {"name": "a"}, "many": [{"name": "", "marks": ["x"]}],
+                    "by_id": {"k": {"name": "c"}}, "counts": {"n": 0}}     # fields without a default stay
+    assert from_data(Outer, data) == value

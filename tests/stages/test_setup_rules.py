@@ -17,6 +17,9 @@ from pbem.cli import main
 from pbem.kit.tomlio import from_data
 from pbem.rulesets.conquest.model import ConquestState
 from pbem.state.campaign import Campaign
+from tests.conquest.engine_helpers import campaign, run
+from tests.conquest.test_typed_dice import DICE as TYPED_SETUP
+from tests.support.typed_dice import files, resolve_with
 
 Capture = pytest.CaptureFixture[str]
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -104,3 +107,61 @@ def test_every_rule_systems_setup_rules_apply_until_the_start(tmp_path: Path, ca
     assert tick(root, datetime.now(UTC)) == 0, capsys.readouterr().err
     after = read(Campaign(root / "game").state["game"])
     assert after != before and after == (rules.get("start_year") or rules["lists"]["points"])
+
+
+def test_pbem_resolve_takes_a_setup_rule_changed_before_the_start(tmp_path: Path, capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    folder = new(root, capsys)
+    edit_rules(folder, {"setup": {"starting_gold": 100}})
+    capsys.readouterr()
+    assert main(["resolve", str(folder)]) == 0          # a GM command: the game's start, as a tick's would be
+    out = capsys.readouterr().out
+    assert out.startswith("coc: the game was set up again with rules.setup.starting_gold as campaign.toml has it now\n")
+    assert treasuries(folder) == {"anna": 100, "ben": 100, "cara": 100}
+    assert tick(root, datetime.now(UTC)) == 0, capsys.readouterr().err       # the resolve goes through: round 1
+    assert Campaign(folder).state["stage"]["kind"] == "campaign"
+    assert treasuries(folder) == {"anna": 100, "ben": 100, "cara": 100}
+
+
+def test_pbem_resolve_refuses_a_setup_rule_changed_after_the_start_in_one_line(tmp_path: Path,
+                                                                               capsys: Capture) -> None:
+    root = tmp_path / "campaigns"
+    folder = new(root, capsys)
+    assert tick(root, datetime.now(UTC) + timedelta(days=30)) == 0       # window S closes: the game has started
+    edit_rules(folder, {"setup": {"starting_gold": 100}})
+    gm_log = Campaign(folder).state.get("gm_log")
+    capsys.readouterr()
+    assert main(["resolve", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pbem: ") and err.count("\n") == 1
+    assert "rules.setup.starting_gold: read only when the game is set up, and coc has started (now at " in err
+    assert Campaign(folder).state.get("gm_log") == gm_log and treasuries(folder) == {"anna": 0, "ben": 0, "cara": 0}
+
+
+def add_rule(folder: Path, table: str, key: str, value: Any) -> None:
+    """campaign.toml's `[rules.<table>] <key> = <value>` added to the rules it has."""
+    path = folder / "campaign.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("rules", {}).setdefault(table, {})[key] = value
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+
+
+def test_pbem_resolve_with_typed_dice_takes_a_setup_rule_changed_before_the_start(tmp_path: Path) -> None:
+    camp = run(campaign(tmp_path))                    # window S open, nothing resolved yet
+    add_rule(camp.folder, "setup", "starting_gold", 100)
+    code, out, err = resolve_with(camp.folder, TYPED_SETUP)
+    assert code == 0, err
+    assert out.startswith("coc: the game was set up again with rules.setup.starting_gold as campaign.toml has it now\n")
+    assert Campaign(camp.folder).state["stage"]["kind"] == "campaign"       # window S resolved: round 1
+    assert treasuries(camp.folder) == {"anna": 100, "ben": 100, "cara": 100}
+
+
+def test_pbem_resolve_with_typed_dice_refuses_a_setup_rule_changed_after_the_start(tmp_path: Path) -> None:
+    camp = run(campaign(tmp_path))
+    assert resolve_with(camp.folder, TYPED_SETUP)[0] == 0                   # the game has started
+    add_rule(camp.folder, "setup", "starting_gold", 100)
+    before = files(camp.folder)
+    code, _, err = resolve_with(camp.folder, "Round 1 size tie-break: anna: 5\n")
+    assert code == 1 and err.startswith("pbem: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert "rules.setup.starting_gold: read only when the game is set up, and coc has started (now at " in err
+    assert files(camp.folder) == before

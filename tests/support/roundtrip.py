@@ -1,7 +1,8 @@
 """Export a campaign as a position, import it into a fresh campaign, and play the next tick in
 both: the same mail waiting, the same dice secrets, the same engine records (stage, submissions,
 journal, GM log, history); only the game differs, the fresh one's read back from the position.
-What the tick then writes (reports, dice logs, the game) must be the same in both.
+What the tick then writes (reports, dice logs, the game) must be the same in both. The source's
+own tick is the one its play goes on with (`exported` before it, `compared` after).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pbem.rulesets.base import AnyRuleset, PositionError
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
 from pbem.tick.engine import tick
+from tests.season.agents import AGENTS
+from tests.season.harness import Season
 
 NAME = "season"
 
@@ -35,11 +38,24 @@ class Trip:
     differences: list[str] = field(default_factory=list)
 
 
-def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset, unkept: tuple[str, ...] = ()) -> Trip:
+@dataclass
+class Pending:
+    """A round trip waiting for the tick: the source campaign, its fresh import, what their
+    history held before."""
+
+    trip: Trip
+    source: Path
+    copy: Path
+    before: dict[Path, dict[str, bytes]]
+    generation: Any
+
+
+def exported(root: Path, work: Path, now: datetime, ruleset: AnyRuleset) -> Pending | Trip:
     """The campaign `root/campaigns/season` (its inbox `root/inbox`) as it waits for the tick at
-    `now`: export, import, tick both, compare."""
-    a = _copy(root, work / "a")
-    camp = Campaign(a)
+    `now`, exported and imported into a fresh campaign under `work`; a Trip not exported when
+    the export is refused."""
+    source = root / "campaigns" / NAME
+    camp = Campaign(source)
     title, kind = str(camp.state.get("stage", {}).get("title", "")), str(camp.state.get("stage", {}).get("kind", ""))
     turn = int(camp.state.get("stage", {}).get("turn", 0))
     for later in range(turn, turn + 3):       # the secrets of turns the tick may open: drawn once, shared
@@ -48,20 +64,18 @@ def round_trip(root: Path, work: Path, now: datetime, ruleset: AnyRuleset, unkep
         text = export_position(camp, ruleset, now)
     except PositionError:
         return Trip(title, kind, exported=False)
-    b = _imported(work / "b", a, text, work / "position.toml")
-    before = {folder: _files(folder) for folder in (a, b)}
-    for folder in (a, b):
-        tick(folder.parent, now)
-    resolved = Campaign(a).state.get("generation") != camp.state.get("generation")
-    return Trip(title, kind, resolved=resolved, differences=_compare(a, b, before[a], before[b], unkept))
+    copy = _imported(work / "b", source, text, work / "position.toml")
+    return Pending(Trip(title, kind), source, copy, {source: _files(source), copy: _files(copy)},
+                   camp.state.get("generation"))
 
 
-def _copy(root: Path, into: Path) -> Path:
-    shutil.copytree(root / "campaigns" / NAME, into / "campaigns" / NAME)
-    (into / "inbox").mkdir(parents=True)
-    for mail in (root / "inbox").glob("*.eml") if (root / "inbox").exists() else []:
-        shutil.copy2(mail, into / "inbox" / mail.name)
-    return into / "campaigns" / NAME
+def compared(pending: Pending, now: datetime) -> Trip:
+    """Once the source has had its tick at `now`: the import's tick at `now`, and every difference."""
+    tick(pending.copy.parent, now)
+    trip, source, copy = pending.trip, pending.source, pending.copy
+    trip.resolved = Campaign(source).state.get("generation") != pending.generation
+    trip.differences = _compare(source, copy, pending.before[source], pending.before[copy])
+    return trip
 
 
 def _imported(into: Path, source: Path, text: str, position: Path) -> Path:
@@ -98,11 +112,10 @@ def _files(folder: Path) -> dict[str, bytes]:
         if history.exists() else {}
 
 
-def _compare(a: Path, b: Path, was_a: dict[str, bytes], was_b: dict[str, bytes], unkept: tuple[str, ...]) -> list[str]:
-    """`unkept`: paths in the game (`.last`) a position does not hold, left out of the comparison."""
+def _compare(a: Path, b: Path, was_a: dict[str, bytes], was_b: dict[str, bytes]) -> list[str]:
     out = []
     game_a, game_b = _unshown(Campaign(a).state["game"]), _unshown(Campaign(b).state["game"])
-    out += [f"game: {d}" for d in _diff(game_a, game_b) if not d.startswith(unkept)]
+    out += [f"game: {d}" for d in _diff(game_a, game_b)]
     now_a, now_b = _files(a), _files(b)
     written = sorted({k for k, v in now_a.items() if was_a.get(k) != v} | {k for k, v in now_b.items()
                                                                             if was_b.get(k) != v})
@@ -150,3 +163,23 @@ def _short(value: Any) -> str:
 
 def read(path: Path) -> dict[str, Any]:
     return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def season_campaign(root: Path, system: str) -> Path:
+    """The campaign a quick season of `system` plays (its players, map, schedule and rules), as
+    `pbem new` made it: what the positions under tests/<system>/positions were exported from."""
+    season = Season(root, system, 1, AGENTS[system](quick=True).setup)
+    return season.camp.folder
+
+
+def position_body(text: str) -> str:
+    """A position file without its opening comment (where and when it was written)."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("#")).strip()
+
+
+def reads_back(folder: Path, ruleset: AnyRuleset, position: Path) -> tuple[str, str]:
+    """`pbem import` the position into the campaign; the stage it opened and the position that
+    `pbem export-position` then writes."""
+    assert main(["import", str(folder), str(position)]) == 0
+    camp = Campaign(folder)
+    return str(camp.state["stage"]["kind"]), export_position(camp, ruleset, datetime.now().astimezone())

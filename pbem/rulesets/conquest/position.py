@@ -55,7 +55,7 @@ KINDS = (LAND, TEAM, SIEGE, SEA)
 CATEGORIES = (LOSE, DRAW, *VICTORIES, HIGHER_VP)
 TOP = ("round", "window", "order", "capital_order", "events_taken", "history", "empires", "tiles", "sieges",
        "naval", "events", "battles", "setups", "outcomes", "ep", "wins", "capital_rolls", "tiebreaks",
-       *position_round.KEYS)
+       *position_round.KEYS, *position_round.ANY_WINDOW)
 ROUND_RECORDS = {"events": (W_SETUP, W_RESULTS, W_CONQUEST), "battles": (W_SETUP, W_RESULTS, W_CONQUEST),
                  "setups": (W_RESULTS, W_CONQUEST), "outcomes": (W_RESULTS, W_CONQUEST),
                  "ep": (W_CONQUEST,), "wins": (W_CONQUEST,)} | {name: (W_SETUP, W_RESULTS, W_CONQUEST)
@@ -160,6 +160,7 @@ def read(settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, A
     _capitals(r, state)
     _records(r, state, data)
     _round(r, state, data)
+    position_round.last(r, state, data)
     if r.problems:
         raise PositionError(source, r.problems)
     return state

@@ -39,6 +39,7 @@ def export(state: ConquestState) -> dict[str, Any]:
     out |= _round(state)
     if rnd.window in position_round_windows():
         position_round.export(state, out)
+    position_round.export_last(state, out)
     return out
 
 

@@ -3,7 +3,8 @@
 taken up in window 2, 3 or 4 goes on as it would have. A position written by hand leaves them
 out; each is checked for its form (known keys, whole numbers, text, true or false).
 
-- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note); the lists
+- `challenges` (`[[challenges]]`: challenger, target, sea, broke_team, note); `revenue` and
+  `disaster` (`[[revenue]]`, `[[disaster]]`: window 1's mine revenue and Disaster rolls); the lists
   `missed_challenges`, `missed_sea_challenges`, `assaults`, `disputed` and `log` (the round's notes
   no report showed yet); `team_choice` (`{ anna = "team" }`), `siege_consent` (`{ cara = ["ben"] }`),
   `setup_orders` and `standing_setups` (`{ anna = [{ battle = "B1", points = 2000 }] }`), `reports`
@@ -20,7 +21,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar, get_type_hints
 
-from pbem.kit.tomlio import from_data, to_data
+from pbem.kit.scene import Resolved
+from pbem.kit.tomlio import from_data, lean, to_data
 from pbem.rulesets.conquest.model import (
     W_CONQUEST,
     Army,
@@ -29,7 +31,9 @@ from pbem.rulesets.conquest.model import (
     BattleSetup,
     Challenge,
     ConquestState,
+    DisasterRoll,
     EPAward,
+    MineRevenue,
     ResultReport,
     SetupOrder,
     Win,
@@ -39,7 +43,8 @@ T = TypeVar("T")
 
 LISTS = ("missed_challenges", "missed_sea_challenges", "assaults", "disputed", "log")
 TABLES = ("team_choice", "siege_consent", "setup_orders", "standing_setups")
-KEYS = ("challenges", "reports", *LISTS, *TABLES)
+KEYS = ("challenges", "reports", "revenue", "disaster", *LISTS, *TABLES)
+ANY_WINDOW = ("last",)
 SETUP_EXTRA = ("note", "abstract")
 ARMY_EXTRA = ("largest_bonus", "gold_bonus", "stand_in")
 OUTCOME_EXTRA = ("how", "abstract_faces", "abstract_bonus", "abstract_total")
@@ -90,6 +95,8 @@ def read(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
     rnd = state.round
     rnd.challenges = records(r, Challenge, _list(r, data, "challenges"), "challenges")
     rnd.reports = records(r, ResultReport, _list(r, data, "reports"), "reports")
+    rnd.revenue = records(r, MineRevenue, _list(r, data, "revenue"), "revenue")
+    rnd.disaster = records(r, DisasterRoll, _list(r, data, "disaster"), "disaster")
     for name in LISTS:
         setattr(rnd, name, [str(v) for v in _list(r, data, name)])
     rnd.team_choice = {str(p): str(v) for p, v in _table(r, data, "team_choice").items()}
@@ -122,6 +129,20 @@ def _extras(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
             award.battles = [b for b in award.battles if isinstance(b, BattleEP)]
 
 
+def last(r: Reads, state: ConquestState, data: Mapping[str, Any]) -> None:
+    """`[last]`, at any window: what the last window did, for its map picture, as pbem keeps it."""
+    if "last" in data:
+        try:
+            state.last = from_data(Resolved, data["last"])
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            r.fail("last", f"not as pbem keeps it ({exc})")
+
+
+def export_last(state: ConquestState, out: dict[str, Any]) -> None:
+    if state.last != Resolved():
+        out["last"] = lean(Resolved, to_data(state.last))
+
+
 def records(r: Reads, cls: type[T], values: list[Any], key: str) -> list[T]:
     built = [exact(r, cls, value, f"{key}[{i}]") for i, value in enumerate(values)]
     return [b for b in built if b is not None]
@@ -138,6 +159,9 @@ def exact(r: Reads, cls: type[T], value: Any, key: str) -> T | None:
                 if name not in hints]
     problems += [f"{key}.{name}: must be {_kind(hints[name])}, not {v!r}" for name, v in value.items()
                  if name in hints and not _fits(hints[name], v)]
+    problems += [f"{key}.{f.name}: missing" for f in dataclasses.fields(cls)     # type: ignore[arg-type]
+                 if f.name not in value and f.default is dataclasses.MISSING
+                 and f.default_factory is dataclasses.MISSING]
     for problem in problems:
         where, text = problem.split(": ", 1)
         r.fail(where, text)

@@ -18,7 +18,7 @@ from pbem.kit.roster import Change, Entry, Mark, Roster, parse_entry
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.territories import GameMap
 from pbem.rulesets.base import PositionError, Settings
-from pbem.rulesets.daemon_rift import losses, repairs, rosters, setup
+from pbem.rulesets.daemon_rift import losses, position_records, repairs, rosters, setup
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.rulesets.daemon_rift.model import (
     LIST_ACTIVE,
@@ -33,8 +33,10 @@ from pbem.rulesets.daemon_rift.model import (
 
 T = TypeVar("T")
 
-TOP_KEYS = ("turn", "phase", "factions", "control", "tokens", "lists", "battles_fought")
-PHASES = ("orders",)
+TOP_KEYS = ("turn", "phase", "factions", "control", "tokens", "lists", "battles_fought", "records")
+PHASES = ("orders", "lists", "battles", "retreats")
+"""The windows a position opens: a hand-written one the orders window; one `pbem export-position`
+wrote any window a turn waits in, with the turn's `[records]` (position_records)."""
 FACTION_KEYS = {"defeated": list, "defeated_by_rolloff": list, "tokens_eliminated": int, "eliminated": bool,
                 "owed_list_tokens": int, "owed_defensive_tokens": int}
 LIST_KEYS = {"name": str, "status": str, "approved": bool, "points": int, "artillery": bool, "fast": bool,
@@ -46,6 +48,7 @@ MARK_KINDS = {losses.MISSING: False, losses.WOUNDS: False, losses.LOST_ITEM: Tru
               losses.UPGRADE: True, losses.TRAUMA: True, losses.CHOICE: True}
 MARK_KEYS = {"entry": str, "kind": str, "name": str, "value": int, "turn": int, "permanent": bool}
 STATUSES = (LIST_ACTIVE, LIST_SHELVED, LIST_ELIMINATED, LIST_UNUSED)
+_BEFORE_BATTLES = ("orders", "lists")
 _TOKEN = re.compile(r"^(?P<faction>[^-\s]+)-(?P<defensive>D?)(?P<number>\d+)$")
 
 
@@ -108,9 +111,11 @@ def read(gmap: GameMap, rules: RuleBook, settings: Settings, data: Mapping[str, 
     _lists(reader, reader.table("lists", data.get("lists", {})))
     _battles_fought(reader, data.get("battles_fought", []))
     _consistency(reader)
+    game, problems = position_records.read(data.get("records", {}), state)
+    reader.problems += problems
     if reader.problems:
         raise PositionError(source, reader.problems)
-    return DRGame(dr=state)
+    return game
 
 
 def _turn(reader: Reader, data: Mapping[str, Any]) -> None:
@@ -123,8 +128,12 @@ def _turn(reader: Reader, data: Mapping[str, Any]) -> None:
     reader.state.turn = turn or 1
     phase = data.get("phase", "orders")
     if phase not in PHASES:
-        reader.problem("phase", f"a position starts at the orders window: \"orders\", not {phase!r}")
-    reader.state.phase = "orders"
+        reader.problem("phase", f"the window open next, one of {', '.join(PHASES)} (a position written by hand: "
+                                f"\"orders\"), not {phase!r}")
+    elif phase not in _BEFORE_BATTLES and not data.get("records"):
+        reader.problem("phase", f"the {phase} window goes on from the turn's [records], as `pbem export-position` "
+                                "writes them; a position written by hand starts at \"orders\"")
+    reader.state.phase = phase if phase in PHASES else "orders"
 
 
 def _factions(reader: Reader, table: Mapping[str, Any]) -> None:
@@ -322,8 +331,9 @@ def _battles_fought(reader: Reader, raw: Any) -> None:
         record = reader.table(key, entry)
         reader.unknown_keys(key, record, ("turn", "factions"))
         turn = reader.typed(f"{key}.turn", record.get("turn"), int)
-        if turn is not None and not 1 <= turn < reader.state.turn:
-            reader.problem(f"{key}.turn", f"a battle already fought: a turn from 1 to {reader.state.turn - 1}")
+        last = reader.state.turn - (reader.state.phase in _BEFORE_BATTLES)    # this turn's, once fought
+        if turn is not None and not 1 <= turn <= last:
+            reader.problem(f"{key}.turn", f"a battle already fought: a turn from 1 to {last}")
         pair = reader.typed(f"{key}.factions", record.get("factions"), list) or []
         factions = sorted({reader.faction(f"{key}.factions", f) for f in pair} - {""})
         if len(pair) != 2 or len(factions) != 2:

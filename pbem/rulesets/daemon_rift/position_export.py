@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.kit.roster import Roster, format_entry
 from pbem.rulesets.base import PositionError
+from pbem.rulesets.daemon_rift import position_records
 from pbem.rulesets.daemon_rift.game_state import DRGame
 from pbem.rulesets.daemon_rift.model import LIST_ACTIVE, LIST_UNUSED, ArmyList, DRState, Faction
 from pbem.rulesets.daemon_rift.position import FACTION_KEYS, PHASES
@@ -20,11 +21,8 @@ LIST_DEFAULTS: dict[str, Any] = {"name": "", "points": 2250, "artillery": False,
 def export(game: DRGame) -> dict[str, Any]:
     state = game.dr
     if state.phase not in PHASES:
-        raise PositionError("export", [f"the campaign is at its {state.phase} window: a Daemon Rift position is "
-                                       "written while the orders window is open"])
-    if game.pending_lists:
-        waiting = ", ".join(sorted(game.pending_lists))
-        raise PositionError("export", [f"army lists wait for the GM's approval ({waiting}): approve them first"])
+        raise PositionError("export", [f"the campaign is over: a Daemon Rift position is written while one of "
+                                       f"its windows ({', '.join(PHASES)}) is open"])
     out: dict[str, Any] = {"turn": state.turn, "phase": state.phase}
     factions = {fid: _faction(f) for fid, f in state.factions.items()}
     out["factions"] = {fid: f for fid, f in factions.items() if f}
@@ -32,7 +30,8 @@ def export(game: DRGame) -> dict[str, Any]:
     out["tokens"] = {t.id: t.territory for t in state.tokens.values()}
     out["lists"] = {key: _list(state, lst) for key, lst in state.lists.items() if _list(state, lst)}
     out["battles_fought"] = [{"turn": b.turn, "factions": list(b.factions)} for b in state.battles_fought]
-    return out
+    records = position_records.export(game)
+    return out | ({"records": records} if records else {})
 
 
 def _faction(f: Faction) -> dict[str, Any]:

@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 from pbem.kit.orders import InvalidOrder, OrderProblem
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.scene import Resolved
+from pbem.kit.tomlio import from_data, lean, to_data
 from pbem.rulesets.base import PositionError
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.cycle import ADJUSTMENT, FALL, MOVEMENT, RETREAT, SPRING, WINTER, GameState
@@ -34,7 +36,8 @@ from pbem.rulesets.diplomacy.units import Unit
 
 T = TypeVar("T")
 
-KEYS = ("year", "season", "phase", "start_year", "contested", "units", "centres", "centers", "dislodged")
+KEYS = ("year", "season", "phase", "start_year", "contested", "units", "centres", "centers", "dislodged",
+        "draw_pending", "last")
 PHASE_NAMES = {"movement": MOVEMENT, "retreats": RETREAT, "retreat": RETREAT, "adjustments": ADJUSTMENT,
                "adjustment": ADJUSTMENT}
 SEASONS = {MOVEMENT: (SPRING, FALL), RETREAT: (SPRING, FALL), ADJUSTMENT: (WINTER,)}
@@ -120,9 +123,32 @@ def read_position(board: Board, rules: RuleBook, powers: dict[str, str], data: M
     _check_units(r, units)
     state = GameState(year, season, phase, tuple(sort_units(units)), centers, tuple(dislodged), tuple(contested))
     state = _eliminated(r, board, state)
+    drawn, last = _draw_pending(r), _last(r)
     if r.problems:
         raise PositionError(source, r.problems)
-    return DiplomacyState(state, start_year, powers)
+    return DiplomacyState(state, start_year, powers, drawn, last)
+
+
+def _draw_pending(r: Reader) -> list[str]:
+    """The powers of a DRAW the game master declared, not yet settled: `draw_pending = ["England", "France"]`."""
+    names = r.data.get("draw_pending", [])
+    if not isinstance(names, list):
+        r.problems.append(f"draw_pending: expected a list of powers, got {names!r}")
+        return []
+    seen: dict[str, bool] = {}
+    for name in names:
+        if power := r.power("draw_pending", str(name), seen):
+            seen[power] = True
+    return list(seen)
+
+
+def _last(r: Reader) -> Resolved:
+    """What the last resolution did, for its map picture, as `pbem export-position` writes it."""
+    try:
+        return from_data(Resolved, r.data.get("last", {}))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        r.problems.append(f"last: not as pbem keeps it ({exc})")
+        return Resolved()
 
 
 def _centres(r: Reader) -> dict[str, str]:
@@ -192,6 +218,10 @@ def export_position(state: DiplomacyState) -> dict[str, Any]:
     out["centres"] = _by_power((owner, centre) for centre, owner in pos.centers.items())
     if pos.dislodged:
         out["dislodged"] = _by_power((d.unit.power, dislodged_text(d).split(": ", 1)[1]) for d in pos.dislodged)
+    if state.draw_pending:
+        out["draw_pending"] = list(state.draw_pending)
+    if state.last != Resolved():
+        out["last"] = lean(Resolved, to_data(state.last))
     return out
 
 

@@ -18,12 +18,15 @@ from pbem.kit.orders import OrderProblem
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.tomlio import from_data
 from pbem.rulesets.base import PositionError, Settings
-from pbem.rulesets.mighty_kingdoms import armylist
+from pbem.rulesets.mighty_kingdoms import armylist, position_records
 from pbem.rulesets.mighty_kingdoms.model import (
+    BATTLE,
     CONTROL,
+    DEPLOYMENT,
     ORDERS,
     PURCHASES,
     SETTLEMENTS,
+    SETUP,
     WINTER,
     Army,
     Calendar,
@@ -37,7 +40,10 @@ from pbem.rulesets.mighty_kingdoms.model import (
 from pbem.rulesets.mighty_kingdoms.tiles import starting_tiles
 
 STANDING_KEYS = ("battles", "slaughter", "retreats", "win_move", "reform", "quests")
-TOP = ("year", "month", "order", "kingdoms", "tiles", "armies", "artefacts", "deadline")
+TOP = ("year", "month", "window", "order", "kingdoms", "tiles", "armies", "artefacts", "records", "deadline")
+OPENS = (SETUP, ORDERS, BATTLE, PURCHASES, DEPLOYMENT)
+"""The windows a position opens: a hand-written one a month's Orders or a winter's purchases (by
+`month`); one `pbem export-position` wrote any window, with its `[records]` (position_records)."""
 
 
 class Reader:
@@ -78,6 +84,9 @@ def read(settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, A
             reader.bad(key, f"unknown key; a position has {', '.join(TOP)}")
     state = MKState()
     _calendar(reader, state)
+    reader.problems += position_records.read(data.get("records", {}), state)
+    if "setup" not in data.get("records", {}):        # a hand-written position: setup is long over
+        state.setup.rolled = state.setup.placed = state.calendar.window != SETUP
     _kingdoms(reader, state)
     _tiles(reader, state)
     _armies(reader, state)
@@ -91,14 +100,32 @@ def read(settings: Settings, gmap: HexMap, rules: RuleBook, data: Mapping[str, A
 def _calendar(reader: Reader, state: MKState) -> None:
     data, months = reader.data, reader.rules["campaign.summer_months"]
     year = reader.number("year", data.get("year", 1), 1)
-    month = reader.number("month", data.get("month", 1), 1, WINTER)
+    window = _window(reader)
+    month = reader.number("month", data.get("month", 1), 0 if window == SETUP else 1, WINTER)
     if month != WINTER and month > months:
         reader.bad("month", f"{month}: a summer has {months} months here; {WINTER} is the winter")
-    state.calendar = Calendar(year, month, PURCHASES if month == WINTER else ORDERS, months)
+    if (month == 0) != (window == SETUP) or (month == WINTER) != (window in (PURCHASES, DEPLOYMENT)):
+        reader.bad("window", f"{window!r} is not a window of month {month} (setup is month 0, the winter {WINTER})")
+    state.calendar = Calendar(year, month, window, months)
     order = list(data.get("order", []))
+    if not order and window == SETUP and not data.get("records", {}).get("setup", {}).get("rolled"):
+        return                         # the initial player order is not rolled yet (MK-SET-1)
     if sorted(map(str, order)) != sorted(reader.players):
         reader.bad("order", f"{order!r} must name every player once ({', '.join(reader.players)}), first to act first")
     state.order = [str(p) for p in order]
+
+
+def _window(reader: Reader) -> str:
+    """The window the position opens: the month's own unless `window` names another."""
+    data = reader.data
+    window = data.get("window", PURCHASES if data.get("month") == WINTER else ORDERS)
+    if window not in OPENS:
+        reader.bad("window", f"{window!r}; one of {', '.join(OPENS)}, or leave it out for the month's own")
+        return ORDERS
+    if window in (BATTLE, DEPLOYMENT) and not data.get("records"):
+        reader.bad("window", f"the {window} window goes on from the [records] of the month or winter under way, as "
+                             "`pbem export-position` writes them; a position written by hand opens at Orders or W1")
+    return str(window)
 
 
 def _kingdoms(reader: Reader, state: MKState) -> None:
@@ -108,7 +135,7 @@ def _kingdoms(reader: Reader, state: MKState) -> None:
     for p in reader.settings.players:
         spec = given.get(p.id, {})
         key = f"kingdoms.{p.id}"
-        if not spec.get("start"):
+        if not spec.get("start") and state.setup.placed:
             reader.bad(f"{key}.start", "missing; every kingdom claimed a starting tile at setup (start = \"T12\")")
         start = reader.tile(f"{key}.start", spec.get("start", "")) if spec.get("start") else ""
         if start and start not in starting_tiles(reader.gmap):
@@ -166,7 +193,7 @@ def _armies(reader: Reader, state: MKState) -> None:
         if not lines:
             reader.bad(f"{key}.units", "an army has at least one unit, one line each as an army list writes it")
         _record(reader, key, roster.entries, spec, roster)
-        army = Army(ident, owner, tile, bool(spec.get("upright", True)), False, roster)
+        army = Army(ident, owner, tile, bool(spec.get("upright", True)), bool(spec.get("defend", False)), roster)
         state.armies[ident] = army
         kingdom = state.kingdoms[owner]
         kingdom.armies_raised = max(kingdom.armies_raised, number)
@@ -226,4 +253,3 @@ def _check(reader: Reader, state: MKState) -> None:
         if kingdom.start_tile and not state.explored(kingdom.start_tile):
             reader.bad(f"kingdoms.{pid}.start", f"{kingdom.start_tile} is not under [tiles]; the starting tile is "
                                                 "always explored")
-    state.setup.rolled = state.setup.placed = True

@@ -8,24 +8,27 @@ from typing import Any
 
 from pbem.kit.tomlio import to_data
 from pbem.rulesets.base import PositionError
-from pbem.rulesets.mighty_kingdoms import armylist
-from pbem.rulesets.mighty_kingdoms.model import ORDERS, PURCHASES, Army, Kingdom, MKState
-
-WINDOWS = (ORDERS, PURCHASES)
+from pbem.rulesets.mighty_kingdoms import armylist, position_records
+from pbem.rulesets.mighty_kingdoms.model import ORDERS, PURCHASES, WINTER, Army, Kingdom, MKState
+from pbem.rulesets.mighty_kingdoms.position import OPENS
 
 
 def export(state: MKState) -> dict[str, Any]:
     calendar = state.calendar
-    if calendar.window not in WINDOWS:
-        raise PositionError("export", [f"the campaign is at its {calendar.window} window: a Mighty Kingdoms position "
-                                       "is written while a summer month's Orders or a winter's purchases are open"])
-    out: dict[str, Any] = {"year": calendar.year, "month": calendar.month, "order": list(state.order)}
+    if calendar.window not in OPENS:
+        raise PositionError("export", [f"the campaign is over: a Mighty Kingdoms position is written while one of "
+                                       f"its windows ({', '.join(OPENS)}) is open"])
+    out: dict[str, Any] = {"year": calendar.year, "month": calendar.month}
+    if calendar.window != (PURCHASES if calendar.month == WINTER else ORDERS):
+        out["window"] = calendar.window
+    out["order"] = list(state.order)
     out["kingdoms"] = {pid: _kingdom(k) for pid, k in state.kingdoms.items()}
     out["tiles"] = {t: _tile(s) for t, s in state.tiles.items()}
     out["armies"] = {ident: _army(a) for ident, a in state.armies.items()}
     out["artefacts"] = {name: {"owner": h.owner} | ({"army": h.army, "unit": h.unit} if h.army else {})
                         for name, h in state.artefacts.items()}
-    return out
+    records = position_records.export(state)
+    return out | ({"records": records} if records else {})
 
 
 def _kingdom(k: Kingdom) -> dict[str, Any]:
@@ -49,6 +52,8 @@ def _army(a: Army) -> dict[str, Any]:
     out: dict[str, Any] = {"owner": a.owner, "tile": a.tile}
     if not a.upright:
         out["upright"] = False
+    if a.defend:
+        out["defend"] = True
     if a.roster.name:
         out["name"] = a.roster.name
     out["units"] = [armylist.unit_line(e) for e in a.roster.entries]

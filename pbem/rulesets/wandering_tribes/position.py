@@ -11,7 +11,7 @@ from pbem.kit.dice import Dice
 from pbem.rulesets.phases import PositionError
 from pbem.rulesets.wandering_tribes import strategic
 from pbem.rulesets.wandering_tribes.battle_setup import AMBUSH, LOCKED, PAIRED, Battle
-from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, WTGame
+from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, Move, WTGame
 from pbem.rulesets.wandering_tribes.model import Lock, Marker, Player, Stack, State
 from pbem.rulesets.wandering_tribes.rules import Rules
 from pbem.rulesets.wandering_tribes.squares import SquareMap
@@ -46,6 +46,7 @@ def read(players: list[str], gmap: SquareMap, rules: Rules, data: Mapping[str, A
                   sequence=[str(p) for p in data.get("sequence", [])],
                   opening=[str(x) for x in data.get("opening", [])],
                   final=bool(data.get("final", False)))
+    _last(game, data.get("last", {}))
     if window == ORDERS and not game.sequence:
         game.state.round -= 1          # the opening (position_opening) rolls for this round
     return game
@@ -110,6 +111,14 @@ def opening(game: WTGame, rules: Rules, dice: Dice) -> WTGame:
     return game
 
 
+def _last(game: WTGame, raw: Mapping[str, Any]) -> None:
+    """`[last]`: what the previous resolution drew (its title and the stacks' paths), so that the
+    next report's picture is the one pbem itself would draw; optional, as in the other formats."""
+    game.resolved = str(raw.get("resolved", ""))
+    game.moves = [Move(str(m["stack"]), str(m["start"]), [str(t) for t in m.get("path", [])],
+                       bool(m.get("retreat", False))) for m in raw.get("moves", [])]
+
+
 def export(game: WTGame) -> dict[str, Any]:
     if game.phase not in WINDOWS:
         raise PositionError("export", [f"a position holds a strategic-orders or battle window, not {game.phase}"])
@@ -121,7 +130,9 @@ def export(game: WTGame) -> dict[str, Any]:
         "stacks": [{"id": s.id, "owner": s.owner, "tile": s.tile, "markers": [f"{m.id} {m.type}" for m in s.markers]}
                    for s in state.stacks.values()],
         "locks": [{"defender": lock.defender, "attacker": lock.attacker} for lock in state.locks],
-        "turn": game.turn, "sequence": list(game.sequence), "opening": list(game.opening), "final": game.final}
+        "turn": game.turn, "sequence": list(game.sequence), "opening": list(game.opening), "final": game.final,
+        "last": {"resolved": game.resolved, "moves": [{"stack": m.stack, "start": m.start, "path": list(m.path),
+                                                        "retreat": m.retreat} for m in game.moves]}}
     if game.phase == BATTLE:
         out["battles"] = [{"id": b.id, "kind": b.kind, "defender": b.defender, "attacker": b.attacker,
                            "ambusher": b.ambusher} for b in game.battles]
