@@ -94,7 +94,8 @@ def test_swm_mov_15_a_path_breaking_a_rule_is_refused_whole(cat: Catalog, book: 
     world.state.lands["B4"].active = False
     assert mv.move(world, ["bob"], "R3", ["B4"], done) == \
         "MOVE R3 B4: refused, B4 is inactive and can never be entered (SWM-MOV-10); R3 holds in B1"
-    assert mv.move(world, ["bob"], "R3", ["A1"], done) == "MOVE R3 A1: refused, A1 is not adjacent to B1; R3 holds in B1"
+    assert mv.move(world, ["bob"], "R3", ["A1"], done) == \
+        "MOVE R3 A1: refused, A1 is not adjacent to B1; R3 holds in B1"
     assert mv.move(world, ["bob"], "R3", ["B2", "B3", "B1", "B2"], done).endswith(
         "refused, the path is 4 territories and its allowance is 3; R3 holds in B1")
     assert mv.move(world, ["cara"], "M4", ["C1"], done) == \

@@ -36,7 +36,8 @@ class Side:
         return "+".join(self.members)
 
 
-def form_alliances(declared: Mapping[str, Sequence[str]], players: Sequence[str], max_members: int = 0) -> list[list[str]]:
+def form_alliances(declared: Mapping[str, Sequence[str]], players: Sequence[str],
+                   max_members: int = 0) -> list[list[str]]:
     """SWM-ALL-2: an alliance forms among players who all sent exactly the same member set,
     each naming himself; at least 2 members, at most `max_members` (0 = any)."""
     out: list[list[str]] = []
