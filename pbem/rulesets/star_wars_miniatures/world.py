@@ -52,7 +52,7 @@ class World:
 
 
 def _owner(world: World, squad: Squad) -> str:
-    return world.book[f"factions.{world.faction(squad.owner)}.name"]
+    return str(world.book[f"factions.{world.faction(squad.owner)}.name"])
 
 
 def retreat_destination(world: World, squad: Squad, origin: str, ranking: Sequence[str] = ()) -> str:
