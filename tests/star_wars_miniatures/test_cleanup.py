@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.kit.roster import Entry
 from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.star_wars_miniatures import cleanup as cu
 from pbem.rulesets.star_wars_miniatures import troops as tr
@@ -98,7 +99,7 @@ def test_swm_pbm_7_default_training_target_is_the_most_banked_xp(cat: Catalog, b
     assert tr.banked(world.state.troop("e1")[1]) == 50           # type: ignore[index]
 
 
-def _troop(cat: Catalog, card: str, label: str = "") -> tr.Entry:
+def _troop(cat: Catalog, card: str, label: str = "") -> Entry:
     mini = cat.lookup(card)
     return tr.new_troop("t1", mini, label or mini.labels[0], 1)
 
