@@ -13,7 +13,7 @@ from pbem.rulesets.star_wars_miniatures import retreat as rt
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.battle import ATTACKER, DEFENDER, FLED, KILLED, NONE, Event, Result
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog
-from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT
+from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT, Battle
 from pbem.rulesets.star_wars_miniatures.retreat import Strategic
 from pbem.rulesets.star_wars_miniatures.world import World, check_stacking
 from tests.star_wars_miniatures import helpers
@@ -76,7 +76,7 @@ def _sc10(cat: Catalog, book: RuleBook) -> World:
     return World(st, helpers.test_map(), cat, book)
 
 
-def _sc10_battle(world: World) -> bt.Battle:
+def _sc10_battle(world: World) -> Battle:
     done = mv.SlotMoves()
     assert mv.move(world, ["alice"], "S1", ["B2"], done) == "S1 moves to B2."
     out = bt.settle(world, ["alice"], done.entered, done.attackers, ScriptedDice(MINE_DICE), ["B10-1"])

@@ -12,25 +12,12 @@ from dataclasses import dataclass, field
 from pbem.kit.dice import Dice, dice_spec
 from pbem.kit.roster import Entry
 from pbem.rulesets.star_wars_miniatures import troops as tr
-from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT, PENDING, Squad
+from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT, PENDING, Battle, Squad
 from pbem.rulesets.star_wars_miniatures.world import World
 
 ATTACKER, DEFENDER, NONE = "attacker", "defender", "none"
 KILLED, FLED = "killed", "fled"
 NO_XP_KILLERS = ("reserve", "mine", "none")
-
-
-@dataclass
-class Battle:
-    id: str
-    place: str
-    side: list[str]                           # the acting side's players
-    attackers: list[str]                      # squads, in order of entry
-    defenders: list[str]                      # active squads of the controller and his allies (SWM-BAT-6)
-    fortified: bool = False
-    mined: bool = False
-    mine_hits: list[str] = field(default_factory=list)   # troops starting with 10 damage (SWM-BAT-16)
-    force_spent: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

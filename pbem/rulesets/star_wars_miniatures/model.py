@@ -14,10 +14,37 @@ from dataclasses import dataclass, field
 
 from pbem.kit.places import natural_key
 from pbem.kit.roster import Entry, Roster
+from pbem.kit.scene import Resolved
 
 UPGRADE = "upgrade"
 BANKED, PENDING, FORCE_SPENT = "banked", "pending", "force_spent"
 EARLY, LATE = "early", "late"
+
+# Windows (the stored `window`), in the order of the calendar.
+PICK = "pick"                  # automatic: the pick-order roll (SWM-SET-2/3)
+FACTIONS = "factions"          # window S1
+SQUADS = "squads"              # window S2, also window I of turn 1
+ECONOMICS = "economics"        # window E(t)
+ACTION = "action"              # window A(t)
+BATTLE = "battle"              # window B(t, slot)
+INITIATIVE = "initiative"      # window CI(t): cleanup of t-1 and initiative of t
+OVER = "over"
+WINDOWS = (PICK, FACTIONS, SQUADS, ECONOMICS, ACTION, BATTLE, INITIATIVE, OVER)
+
+
+@dataclass
+class Battle:
+    """A tabletop battle waiting for its result (window B)."""
+
+    id: str
+    place: str
+    side: list[str]                           # the acting side's players
+    attackers: list[str]                      # squads, in order of entry
+    defenders: list[str]                      # active squads of the controller and his allies (SWM-BAT-6)
+    fortified: bool = False
+    mined: bool = False
+    mine_hits: list[str] = field(default_factory=list)   # troops starting with 10 damage (SWM-BAT-16)
+    force_spent: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -84,6 +111,13 @@ class SWMState:
     arrivals: int = 0
     log: list[str] = field(default_factory=list)                # this step's public report lines
     winners: list[str] = field(default_factory=list)
+    victory: str = ""                                           # the condition met
+    pick_order: list[str] = field(default_factory=list)
+    slot: int = 0                                               # the Action slot being played (0-based)
+    action_orders: dict[str, list[str]] = field(default_factory=dict)   # canonical A lines per player
+    battles: list[Battle] = field(default_factory=list)         # window B: the slot's open battles
+    retreating: list[tuple[str, str]] = field(default_factory=list)   # (squad, from) once the slot settles
+    last: Resolved = field(default_factory=Resolved)            # this turn's moves and battles, for pictures
 
     # -- queries ------------------------------------------------------------------------
     def owner(self, place: str) -> str:
