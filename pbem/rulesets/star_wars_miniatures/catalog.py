@@ -24,6 +24,7 @@ matched case-insensitively and an unknown one is answered with the nearest names
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -177,3 +178,23 @@ def _extras(row: Mapping[str, Any], where: str) -> list[str]:
     if row.get("character") and not row.get("unique"):
         out.append(f"{where}.character: only a unique has a character name (set unique = true)")
     return out
+
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "rules" / "star_wars_miniatures" / "example_catalog.toml"
+
+
+def catalog_of(book: Mapping[str, Any] | Any) -> Catalog:
+    """The campaign's catalog: `[rules.catalog] file`, "example" for the shipped example catalog
+    (rules/star_wars_miniatures/example_catalog.toml), else a path; read once per file version."""
+    name = str(book["catalog.file"])
+    path = EXAMPLE if name == "example" else Path(name)
+    try:
+        stat = path.stat()
+    except OSError:
+        return load_catalog(path)             # reports the missing file
+    return _cached(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _cached(path: str, mtime_ns: int, size: int) -> Catalog:
+    return load_catalog(path)
