@@ -9,7 +9,8 @@ from pbem.kit.dice import Dice
 from pbem.rulesets.base import Context, Parsed, Resolution, Stage
 from pbem.rulesets.star_wars_miniatures.model import SWMState
 from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
-from pbem.state.campaign import Player, Schedule, Settings
+from pbem.state.campaign import Player, Settings
+from pbem.state.schedule import Schedule
 
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 PLAYERS = ("alice", "bob", "cara")

@@ -325,11 +325,54 @@ def read_lines(reader: Reader, lines: Sequence[tuple[int, str]]
     problems: list[OrderProblem] = []
     for no, text in lines:
         try:
-            kept.append(reader.line(text))
+            line = reader.line(text)
+            if line in kept and line.split()[0] in ("FACTION", "REGION", "MOVE", "SQUAD"):
+                raise IllegalOrder(f"{quoted(line)} is already on an earlier line: each entry once")
+            kept.append(line)
             accepted.append((no, text))
         except OrderProblem as exc:
             problems.append(exc.at(no, text))
     return kept, accepted, problems
+
+
+def warnings(world: World, player: str, window: str, kept: Sequence[str]) -> list[str]:
+    """What the ack warns of (SWM-PBM-2): a path cut short, an item the treasury cannot pay as
+    things stand."""
+    out = []
+    if window == ACTION:
+        for line in kept:
+            words = line.split()
+            if words[0] == "MOVE":
+                stop = next((i for i, t in enumerate(words[2:]) if not world.state.friendly(player, t)), None)
+                if stop is not None and stop < len(words) - 3:
+                    out.append(f"{line}: the squad stops in {words[2 + stop]}, which is not yours; the rest of "
+                               "the path will be dropped (SWM-MOV-15)")
+    if window == ECONOMICS:
+        funds = world.state.players[player].treasury + _income(world, player)
+        for line in kept:
+            first = line.split(" ELSE ")[0]
+            cost = _cost(world, first)
+            if cost > funds:
+                out.append(f"{first}: costs {cost} and you expect {funds} after collecting; it will be skipped "
+                           "unless gifts come in first")
+    return out
+
+
+def _income(world: World, player: str) -> int:
+    return sum(world.places.territories[t].income for t, land in world.state.lands.items()
+               if land.owner == player and land.active)
+
+
+def _cost(world: World, line: str) -> int:
+    words = line.split()
+    if words[0] in ("BUILD", "REINFORCE"):
+        return sum(world.catalog.minis[c].cost for c, _ in card_list(line.split(": ", 1)[1]))
+    if words[0] == "BUY":
+        return int(world.book[f"advantages.{words[1]}.cost"])
+    if words[0] in ("OPERATIVE", "SHUTTLE"):
+        key = "special_operative" if words[0] == "OPERATIVE" else "transport_shuttle"
+        return int(world.book[f"advantages.{key}.cost"])
+    return int(words[2]) if words[0] == "GIVE" else 0
 
 
 def _advantages() -> NameIndex:

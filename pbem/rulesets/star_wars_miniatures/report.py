@@ -57,7 +57,7 @@ def briefing(world: World, battle: Battle) -> Report:
     state, places = world.state, world.places
     spec = places.territories[battle.place]
     defenders = sorted({state.owner(battle.place)} | {state.squads[s].owner for s in battle.defenders})
-    attackers = sorted({state.squads[s].owner for s in battle.attackers})
+    attackers = sorted(set(battle.side) | {state.squads[s].owner for s in battle.attackers})
     context = {"briefing": {
         "id": battle.id, "place": places.label(battle.place), "income": spec.income, "stacking": spec.stacking,
         "fortified": battle.fortified, "mined": battle.mined, "mapboards": list(spec.mapboards) or ["any"],

@@ -24,7 +24,7 @@ from pbem.rulesets.star_wars_miniatures.model import (
     SQUADS,
     SWMState,
 )
-from pbem.rulesets.star_wars_miniatures.orders import WORDS, Reader, read_lines
+from pbem.rulesets.star_wars_miniatures.orders import WORDS, Reader, read_lines, warnings
 from pbem.rulesets.star_wars_miniatures.regions import RegionMap
 from pbem.rulesets.star_wars_miniatures.world import World
 
@@ -59,7 +59,8 @@ def parse_for(window: str) -> ParseHook:
                 line = dict(accepted)[squad_no]
                 problems.append(IllegalOrder("the starting squad is refused: " + "; ".join(why)).at(squad_no, line))
                 kept = [k for k in kept if not k.startswith(("SQUAD ", "XP ", "UPGRADE "))]
-        return Parsed({"orders": kept}, accepted=accepted, problems=problems)
+        return Parsed({"orders": kept}, accepted=accepted, problems=problems,
+                      notes=warnings(world, player.id, window, kept))
     return parse
 
 
