@@ -8,7 +8,9 @@ retreat, and the Winter 1901 builds. Mighty Kingdoms: three kingdoms on Three Re
 summer months (the demo campaign's `campaign.summer_months`); exploration, a battle at Storridge
 reported by both players, the Reform's medal and scar rolls, a winter's purchases (a build, a
 recruit with its list, a tithe, a quest refused as no tower stands) and deployment, up to year 2's
-first orders. The demo feeds each folder of
+first orders. Star Wars Miniatures: three factions on the Ten Factions map; setup, then two
+full turns with the Rebel-Mandalorian alliance, a battle at the Imperial capital (fortified)
+reported by both sides, and an upgrade bought with the XP it earned. The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 
@@ -91,6 +93,15 @@ DEMOS = {
         {"timezone": "Europe/London", "setup": "5d", "lists": "3d", "orders": "4d", "battle": "7d",
          "purchases": "4d", "deployment": "3d", "at": "20:00", "reminder": "24h"},
         {"campaign": {"summer_months": 2}}, dice_turns=12),
+    "star_wars_miniatures": Demo(
+        "swm-demo", "swm_ten_factions",
+        tuple((pid, name, f"{pid}@players.localhost", faction, key, {})
+              for pid, name, faction, key in (("anna", "Anna", "Imperial", "imperial"), ("ben", "Ben", "Rebel", "rebel"),
+                                              ("cara", "Cara", "Mandalorian", "mandalorian"))),
+        {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
+         "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "factions": "4d", "squads": "5d", "initiative": "3d", "economics": "3d",
+         "action": "4d", "battle": "7d", "at": "20:00", "reminder": "24h"}, dice_turns=4),
 }
 
 

@@ -162,4 +162,4 @@ def test_swm_upg_10_synergy_stores_the_unique_it_names(cat: Catalog, book: RuleB
     up.buy(up.rows(book)["Synergy"], trooper, "Darth Vader, Sith Lord", 4)
     assert tr.bought(trooper) == [tr.Bought("Synergy", "Darth Vader, Sith Lord", 50)]
     assert tr.describe(trooper, cat) == \
-        "t1 Stormtrooper [Imperial] 5 pts; XP 0 banked; upgrades: Synergy (Darth Vader, Sith Lord)"
+        "t1 Stormtrooper (Imperial) 5 pts; XP 0 banked; upgrades: Synergy (Darth Vader, Sith Lord)"

@@ -78,7 +78,7 @@ def test_swm_adv_3_sc5_variant_the_save_holds_and_bob_cannot_buy_a_second_office
     eco.run_side(world, ["bob"], {"bob": SC5_BOB}, dice)
     st = world.state
     assert st.players["bob"].treasury == 170 and st.held("bob", "logistics_officer")
-    assert "bob: BUY logistics_officer: skipped, you already hold a Logistics Officer (one per faction)." in st.log
+    assert "bob: BUY logistics officer: skipped, you already hold a Logistics Officer (one per faction)." in st.log
 
 
 @pytest.mark.clause("SWM-ECO-6")

@@ -36,7 +36,7 @@ def setup_game() -> Game:
     game.resolve(ScriptedDice([15, 9, 4]))
     for player, faction, region in (("alice", "Imperial", "R1"), ("bob", "Rebel", "R2"),
                                     ("cara", "Mandalorian", "R6")):
-        game.send(player, f"FACTION {faction}\nREGION {region}")
+        game.send(player, f"PICK {faction}\nREGION {region}")
     game.resolve(ScriptedDice([]))
     return game
 
@@ -65,8 +65,8 @@ def test_swm_set_pick_order_then_factions_and_regions_in_that_order() -> None:
     assert game.stage().ready and game.stage().kind == "pick"
     game.resolve(ScriptedDice([9, 15, 9, 12, 3]))         # alice and cara tie on 9 and roll again
     assert game.state.pick_order == ["bob", "alice", "cara"]
-    game.send("bob", "FACTION Imperial\nREGION R1")
-    game.send("alice", "FACTION Imperial\nFACTION Rebel\nREGION R9\nREGION R2")
+    game.send("bob", "PICK Imperial\nREGION R1")
+    game.send("alice", "PICK Imperial\nPICK Rebel\nREGION R9\nREGION R2")
     game.send("cara", "REGION R6 IF Sith\nREGION R7")
     game.resolve(ScriptedDice([]))
     st = game.state

@@ -51,11 +51,11 @@ def test_an_illegal_starting_squad_is_refused_whole_with_every_reason() -> None:
 def test_duplicate_ranked_entries_and_unknown_factions_are_refused() -> None:
     game = Game()
     game.resolve(ScriptedDice([15, 9, 4]))
-    parsed = game.send("alice", "FACTION Imperial\nFACTION imperial\nFACTION Jedi Order\nREGION R1 IF Sith")
+    parsed = game.send("alice", "PICK Imperial\nPICK imperial\nPICK Jedi Order\nREGION R1 IF Sith")
     assert [str(p) for p in parsed.problems] == [
-        "line 2: “FACTION imperial” is already on an earlier line: each entry once",
+        "line 2: “PICK imperial” is already on an earlier line: each entry once",
         "line 3: unknown faction “Jedi Order”"]
-    assert parsed.payload == {"orders": ["FACTION imperial", "REGION R1 IF sith"]}
+    assert parsed.payload == {"orders": ["PICK imperial", "REGION R1 IF sith"]}
 
 
 def test_action_orders_warn_of_a_path_cut_short_and_refuse_another_players_squad() -> None:

@@ -73,7 +73,7 @@ def operative(world: World, player: str, args: Sequence[str], dice: Dice) -> str
     count, sides = dice_spec(world.book["advantages.special_operative.save_die"])
     save = dice.roll(f"operative save: {target} against {player}", count, sides).total
     held = save >= int(world.book["advantages.special_operative.save_target"])
-    world.say(f"{player}'s operative ({' '.join(args)}): {target}'s save d20 {save}, "
+    world.say(f"{player}'s operative ({' '.join(args).replace('_', ' ')}): {target}'s save d20 {save}, "
               + ("nothing happens." if held else "it succeeds."))
     if not held:
         _strike(world, mode, args[1:])

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import UserError
+from pbem.rulesets.base import UserError
 from pbem.kit.orders import NameIndex
 
 LABELS = ("Old Republic", "Republic", "Sith", "Mandalorian", "Separatist", "Imperial", "Rebel", "New Republic",

@@ -83,7 +83,7 @@ def run_entry(world: World, player: str, entry: Line, dice: Dice) -> None:
         why = carry_out(world, player, item, dice)
         if not why:
             return
-        world.say(f"{player}: {item}: skipped, {why}.")
+        world.say(f"{player}: {str(item).replace('_', ' ')}: skipped, {why}.")    # keys read as words
 
 
 def carry_out(world: World, player: str, item: Item, dice: Dice) -> str:

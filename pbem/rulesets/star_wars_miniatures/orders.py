@@ -25,7 +25,7 @@ from pbem.rulesets.star_wars_miniatures.world import World
 
 STANDING = ("ALLY", "STANCE", "PREFER", "BREAKUP", "OVERSTACK")
 WORDS = {
-    FACTIONS: ("FACTION", "REGION"),
+    FACTIONS: ("PICK", "REGION"),      # not FACTION: the envelope reads "FACTION <name> <secret>" as a signature
     SQUADS: ("SQUAD", "XP", "UPGRADE", *STANDING),
     INITIATIVE: ("UPGRADE", "TRAIN", *STANDING),
     ECONOMICS: ("GIVE", "ELIMINATE", "BUILD", "REINFORCE", "BUY", "OPERATIVE", "SHUTTLE"),
@@ -44,7 +44,7 @@ class Reader:
     def __init__(self, world: World, player: str, window: str) -> None:
         self.world, self.player, self.window = world, player, window
         self.verbs: dict[str, Callable[[list[str], str], str]] = {
-            "FACTION": self.faction, "REGION": self.region, "SQUAD": self.squad, "XP": self.xp,
+            "PICK": self.faction, "REGION": self.region, "SQUAD": self.squad, "XP": self.xp,
             "UPGRADE": self.upgrade, "TRAIN": self.train, "ALLY": self.ally, "STANCE": self.stance,
             "PREFER": self.prefer, "BREAKUP": self.breakup, "OVERSTACK": self.overstack, "GIVE": self.give,
             "ELIMINATE": self.eliminate, "BUILD": self.build, "REINFORCE": self.reinforce, "BUY": self.buy,
@@ -131,7 +131,7 @@ class Reader:
     def faction(self, words: list[str], text: str) -> str:
         wanted = " ".join(words)
         keys = {k: (s["name"],) for k, s in self.world.book.section("factions").items()}
-        return f"FACTION {NameIndex(keys, what='faction').lookup(wanted)}"
+        return f"PICK {NameIndex(keys, what='faction').lookup(wanted)}"
 
     def region(self, words: list[str], text: str) -> str:
         if not words:
@@ -140,7 +140,7 @@ class Reader:
         upper = [w.upper() for w in words]
         cut = upper.index("IF") if "IF" in upper else len(words)
         ident = regions.lookup(" ".join(words[:cut]))
-        return f"REGION {ident}" + (f" IF {self.faction(words[cut + 1:], text)[8:]}" if cut < len(words) else "")
+        return f"REGION {ident}" + (f" IF {self.faction(words[cut + 1:], text)[5:]}" if cut < len(words) else "")
 
     # -- window S2 and CI ----------------------------------------------------------------
     def squad(self, words: list[str], text: str) -> str:
@@ -326,7 +326,7 @@ def read_lines(reader: Reader, lines: Sequence[tuple[int, str]]
     for no, text in lines:
         try:
             line = reader.line(text)
-            if line in kept and line.split()[0] in ("FACTION", "REGION", "MOVE", "SQUAD"):
+            if line in kept and line.split()[0] in ("PICK", "REGION", "MOVE", "SQUAD"):
                 raise IllegalOrder(f"{quoted(line)} is already on an earlier line: each entry once")
             kept.append(line)
             accepted.append((no, text))

@@ -20,12 +20,11 @@ def scene(view: View[SWMState, RegionMap]) -> Scene:
     markers += [Marker(t, "castle") for t, land in state.lands.items() if land.fortified]
     markers += [Marker(t, "mine") for t, land in state.lands.items() if land.minefield]
     notes = [f"Turn {state.turn}, {state.window}"]
-    notes += [f"Income {t}: {view.map.territories[t].income}" for t in view.map.capitals()][:0]
     if state.sides:
         notes.append("Turn order: " + ", ".join(" + ".join(s) for s in state.sides))
-    inactive = [t for t, land in state.lands.items() if not land.active]
-    if inactive:
-        notes.append("Inactive (never entered): " + ", ".join(inactive))
+    inactive = [r for r, g in view.map.regions.items() if not any(state.lands[t].active for t in g.territories)]
+    if inactive and state.turn:
+        notes.append("Inactive regions (never entered, uncoloured): " + ", ".join(inactive))
     return Scene(
         title=f"{view.settings.name}: turn {state.turn}", stage=state.window, sides=sides,
         owners={t: land.owner for t, land in state.lands.items() if land.owner},

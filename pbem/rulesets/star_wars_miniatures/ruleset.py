@@ -93,7 +93,7 @@ class StarWarsMiniatures(Ruleset[SWMState, RegionMap]):
         regions = ", ".join(f"{r} {g.name}" for r, g in view.map.regions.items())
         return {"first_title": "Setup: factions and start regions",
                 "first_step": "First the processor rolls the pick order. Then rank the factions and the start "
-                              "regions you want, best first, one per line: FACTION Imperial, FACTION Rebel, "
+                              "regions you want, best first, one per line: PICK Imperial, PICK Rebel, "
                               f"REGION R1, REGION R2 IF Sith. Regions: {regions}."}
 
     def scene(self, view: windowsmod.SWMView) -> Scene:

@@ -96,7 +96,7 @@ def describe(troop: Entry, catalog: Catalog) -> str:
                              ("Droid", "droid" in flags(troop, catalog)), ("Cyborg", "cyborg" in flags(troop, catalog)),
                              ("Savage", mini.has("Savage"))) if on]
     ups = ", ".join(f"{b.name} ({b.detail})" if b.detail else b.name for b in bought(troop))
-    text = f"{troop.id} {troop.name} [{label(troop)}] {troop.points} pts"
+    text = f"{troop.id} {troop.name} ({label(troop)}) {troop.points} pts"
     text += f"; {', '.join(marks)}" if marks else ""
     text += f"; XP {banked(troop)} banked" + (f", {pending(troop)} pending" if pending(troop) else "")
     return text + (f"; upgrades: {ups}" if ups else "")

@@ -11,7 +11,7 @@ from pbem.kit.orders import IllegalOrder
 from pbem.kit.places import natural_key
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions, View
-from pbem.rulesets.star_wars_miniatures import report, setup, turn
+from pbem.rulesets.star_wars_miniatures import report, setup, turn, victory
 from pbem.rulesets.star_wars_miniatures.catalog import catalog_of
 from pbem.rulesets.star_wars_miniatures.model import (
     ACTION,
@@ -94,12 +94,17 @@ def resolve_pick(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome
 
 def resolve_factions(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome[SWMState]:
     world, orders = world_of(view), lines_of(submissions)
-    factions = {p: [ln.split()[1] for ln in lines if ln.startswith("FACTION ")] for p, lines in orders.items()}
+    factions = {p.id: [ln.split()[1] for ln in orders.get(p.id, []) if ln.startswith("PICK ")] or
+                [k for k in (p.faction.casefold().replace(" ", "_"),) if k in view.rules.section("factions")]
+                for p in view.settings.players}
     regions = {p: [(ln.split()[1], ln.split()[3] if " IF " in ln else "") for ln in lines if ln.startswith("REGION ")]
                for p, lines in orders.items()}
     setup.assign(world, view.state.pick_order, factions, regions, dice)
     view.state.window = SQUADS
-    return outcome(view, view.state.turn, "Setup: factions and start regions", "factions")
+    out = outcome(view, view.state.turn, "Setup: factions and start regions", "factions")
+    warning = victory.setup_warning(world)
+    out.gm_alerts += [warning] if warning else []
+    return out
 
 
 def resolve_squads(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome[SWMState]:
@@ -141,6 +146,13 @@ def battle_players(view: SWMView) -> list[str]:
     return sorted(out, key=natural_key)
 
 
+def battle_sides(view: SWMView) -> list[tuple[str, ...]]:
+    """One report from each side of the slot's battles closes the window early (SWM-BAT-24)."""
+    acting = tuple(view.state.sides[view.state.slot]) if view.state.slot < len(view.state.sides) else ()
+    others = tuple(p for p in battle_players(view) if p not in acting)
+    return [group for group in (acting, others) if group]
+
+
 # -- help ---------------------------------------------------------------------------------
 def help_text(view: SWMView, player: Player) -> str:
     state = view.state
@@ -152,8 +164,8 @@ def help_text(view: SWMView, player: Player) -> str:
     mine = [t for t, land in state.lands.items() if land.owner == player.id]
     place = mine[0] if mine else "T01"
     texts = {
-        FACTIONS: f"Rank the factions and start regions, best first, one per line:\n\n    FACTION Imperial\n"
-                  f"    FACTION Rebel\n    REGION {next(iter(view.map.regions))}\n    REGION R2 IF Sith\n\n"
+        FACTIONS: f"Rank the factions and start regions, best first, one per line:\n\n    PICK Imperial\n"
+                  f"    PICK Rebel\n    REGION {next(iter(view.map.regions))}\n    REGION R2 IF Sith\n\n"
                   f"Regions: {', '.join(f'{r} {g.name}' for r, g in view.map.regions.items())}.",
         SQUADS: "Your starting squad (more than 75, at most 150 points, legal for your faction), the army's "
                 f"{view.rules['setup.starting_army_xp']} starting XP by troop number, upgrades, and turn 1's "
@@ -206,7 +218,7 @@ PHASES: dict[str, Phase[SWMState, RegionMap]] = {
                       owing=everyone),
     ACTION: _phase("action", ACTION, resolve_with(turn.action_phase, "action", "action"), owing=everyone),
     BATTLE: _phase("battle results", BATTLE, resolve_with(turn.battle_phase, "battle results", "battle"),
-                   owing=battle_players),
+                   owing=battle_players, owing_any=battle_sides),
     OVER: Phase[SWMState, RegionMap](title="campaign over", window=ACTION, parse=_nothing,
                                      resolve=lambda view, s, d: Outcome(view.state), over=True),
 }
