@@ -96,7 +96,8 @@ DEMOS = {
     "star_wars_miniatures": Demo(
         "swm-demo", "swm_ten_factions",
         tuple((pid, name, f"{pid}@players.localhost", faction, key, {})
-              for pid, name, faction, key in (("anna", "Anna", "Imperial", "imperial"), ("ben", "Ben", "Rebel", "rebel"),
+              for pid, name, faction, key in (("anna", "Anna", "Imperial", "imperial"),
+                                              ("ben", "Ben", "Rebel", "rebel"),
                                               ("cara", "Cara", "Mandalorian", "mandalorian"))),
         {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
          "gm": "GMGM-DEMO-0000-0000-0000"},

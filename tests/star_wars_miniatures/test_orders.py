@@ -42,10 +42,25 @@ def test_an_illegal_starting_squad_is_refused_whole_with_every_reason() -> None:
     assert [str(p) for p in parsed.problems] == [
         "line 1: the starting squad is refused: 160 points is over the 150-point maximum of a squad; Rebel troops "
         "are not allowed in a Imperial squad; Imperial 100 of 160 points (62.5%) is under the 65% minimum; "
-        "a starting squad is at most 150 points; the XP shared out comes to 150, over the army's 100"]
+        "a starting squad is at most 150 points",
+        "line 2: refused with the starting squad it is for; send them again with it"]
     assert parsed.payload == {"orders": ["STANCE late"]}
     assert RULESET.missing(game.ctx(), person("alice"), parsed.payload) == [
         "your starting squad: SQUAD <name>: <card> x<n>, <card>, ... (the GM is alerted if none comes)"]
+
+
+def test_swm_set_9_xp_over_the_army_s_100_and_an_unaffordable_upgrade_are_refused_alone() -> None:
+    game = setup_game()
+    parsed = game.send("alice", "SQUAD Guard: Elite Trooper x5, Stormtrooper x10\nXP 1 60\nXP 2 40\n"
+                                "UPGRADE 1 Attack\nUPGRADE 2 Attack\nUPGRADE 1 Force Leap")
+    assert [str(p) for p in parsed.problems] == [
+        "line 5: it costs 50 XP and troop 2 has 40",
+        "line 6: Force Leap: only a Force user may buy it"]
+    assert parsed.payload == {"orders": ["SQUAD Guard: Elite Trooper x5; Stormtrooper x10", "XP 1 60", "XP 2 40",
+                                         "UPGRADE 1 Attack"]}
+    over = game.send("alice", "SQUAD Guard: Elite Trooper x5, Stormtrooper x10\nXP 1 70\nXP 2 40\nUPGRADE 1 Attack")
+    assert [p.line_no for p in over.problems] == [2, 3, 4]
+    assert over.payload == {"orders": ["SQUAD Guard: Elite Trooper x5; Stormtrooper x10"]}
 
 
 def test_duplicate_ranked_entries_and_unknown_factions_are_refused() -> None:

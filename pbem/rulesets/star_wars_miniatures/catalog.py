@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.rulesets.base import UserError
 from pbem.kit.orders import NameIndex
+from pbem.rulesets.base import UserError
 
 LABELS = ("Old Republic", "Republic", "Sith", "Mandalorian", "Separatist", "Imperial", "Rebel", "New Republic",
           "Yuuzhan Vong", "Fringe")

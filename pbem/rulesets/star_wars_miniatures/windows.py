@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.kit.dice import Dice
-from pbem.kit.orders import IllegalOrder
+from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.kit.places import natural_key
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions, View
@@ -53,16 +53,43 @@ def parse_for(window: str) -> ParseHook:
             return Parsed({}, problems=[IllegalOrder("you lead no faction in this campaign")])
         kept, accepted, problems = read_lines(Reader(world, player.id, window), lines)
         if window == SQUADS and any(k.startswith("SQUAD ") for k in kept):
-            why = setup.starting_problems(world, player.id, kept)
-            if why:
-                squad_no = next(no for (no, text), k in zip(accepted, kept, strict=True) if k.startswith("SQUAD "))
-                line = dict(accepted)[squad_no]
-                problems.append(IllegalOrder("the starting squad is refused: " + "; ".join(why)).at(squad_no, line))
-                kept = [k for k in kept if not k.startswith(("SQUAD ", "XP ", "UPGRADE "))]
+            kept = check_start(world, player.id, kept, accepted, problems)
         return Parsed({"orders": kept}, accepted=accepted, problems=problems,
                       notes=warnings(world, player.id, window, kept))
     return parse
 
+
+
+def check_start(world: World, player: str, kept: list[str], accepted: list[tuple[int, str]],
+                problems: list[OrderProblem]) -> list[str]:
+    """Window S2 (SWM-SET-8/9): an illegal squad is refused with its XP and upgrades; XP over the
+    army's 100 is refused with the upgrades; each upgrade the troop cannot have or afford is
+    refused alone. Nothing refused is stored."""
+    where = dict(zip(kept, accepted, strict=True))
+    squad = [k for k in kept if k.startswith("SQUAD ")]
+    shares = [k for k in kept if k.startswith("XP ")]
+    rest = [k for k in kept if not k.startswith(("SQUAD ", "XP ", "UPGRADE "))]
+    upgrades = [k for k in kept if k.startswith("UPGRADE ")]
+    if why := setup.starting_problems(world, player, squad):
+        _refuse(problems, where[squad[-1]], "the starting squad is refused: " + "; ".join(why))
+        for line in shares + upgrades:
+            _refuse(problems, where[line], "refused with the starting squad it is for; send them again with it")
+        return rest
+    if why := setup.starting_problems(world, player, squad + shares):
+        for line in shares + upgrades:
+            _refuse(problems, where[line], "; ".join(why) + "; the XP and upgrades are refused, the squad stands")
+        return squad + rest
+    bought: list[str] = []
+    for line in upgrades:
+        if why := setup.starting_problems(world, player, squad + shares + bought + [line]):
+            _refuse(problems, where[line], "; ".join(w.split(": ", 1)[-1] for w in why))
+        else:
+            bought.append(line)
+    return squad + shares + bought + rest
+
+
+def _refuse(problems: list[OrderProblem], at: tuple[int, str], reason: str) -> None:
+    problems.append(IllegalOrder(reason).at(*at))
 
 
 def canonical(view: SWMView, player: Player, payload: Payload) -> list[str]:
@@ -95,8 +122,8 @@ def resolve_pick(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome
 def resolve_factions(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome[SWMState]:
     world, orders = world_of(view), lines_of(submissions)
     factions = {p.id: [ln.split()[1] for ln in orders.get(p.id, []) if ln.startswith("PICK ")] or
-                [k for k in (p.faction.casefold().replace(" ", "_"),) if k in view.rules.section("factions")]
-                for p in view.settings.players}
+                [k for k in (f.casefold().replace(" ", "_") for f in (p.faction, p.faction_name))
+                 if k in view.rules.section("factions")] for p in view.settings.players}
     regions = {p: [(ln.split()[1], ln.split()[3] if " IF " in ln else "") for ln in lines if ln.startswith("REGION ")]
                for p, lines in orders.items()}
     setup.assign(world, view.state.pick_order, factions, regions, dice)
