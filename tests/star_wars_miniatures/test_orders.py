@@ -6,6 +6,12 @@ from __future__ import annotations
 import pytest
 
 from pbem.kit.dice import ScriptedDice
+from pbem.kit.rulebook import RuleBook
+from pbem.rulesets.star_wars_miniatures.catalog import Catalog
+from pbem.rulesets.star_wars_miniatures.model import ACTION, ECONOMICS
+from pbem.rulesets.star_wars_miniatures.orders import warnings
+from pbem.rulesets.star_wars_miniatures.world import World
+from tests.star_wars_miniatures import helpers
 from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from tests.star_wars_miniatures.flow import Game, person
 from tests.star_wars_miniatures.test_flow import ALICE_SQUAD, BOB_SQUAD, CARA_SQUAD, setup_game
@@ -95,3 +101,15 @@ def test_swm_ros_4_a_multi_label_card_is_fielded_under_the_label_named() -> None
     parsed = game.send("alice", "BUILD Envoys: Mas Amedda (Imperial), Stormtrooper x15\nBUILD X: Mas Amedda (Sith)")
     assert parsed.payload == {"orders": ["BUILD Envoys: Mas Amedda (Imperial); Stormtrooper x15"]}
     assert str(parsed.problems[0]) == "line 2: Mas Amedda carries Republic, Imperial, not “Sith” (SWM-ROS-4)"
+
+
+def test_swm_stk_7_the_ack_warns_of_an_overstack_the_orders_would_leave(cat: Catalog, book: RuleBook) -> None:
+    st = helpers.state()
+    for ident, place in (("S1", "A1"), ("S2", "A1"), ("S3", "A3")):
+        helpers.squad(st, cat, ident, "alice", place, ["Stormtrooper x16"])
+    world = World(st, helpers.test_map(), cat, book)
+    assert warnings(world, "alice", ACTION, ["MOVE S3 A1"]) == [
+        "A1 would hold 3 squads (S1, S2, S3) against its stacking limit of 2: one is removed at the end of the "
+        "phase unless another leaves (SWM-STK-4)"]
+    assert warnings(world, "alice", ACTION, ["MOVE S3 A1", "MOVE S1 A2"]) == []
+    assert warnings(world, "alice", ECONOMICS, ["SHUTTLE S3 TO A1"])[0].startswith("A1 would hold 3 squads")

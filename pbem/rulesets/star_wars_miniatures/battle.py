@@ -65,6 +65,7 @@ def capture(world: World, place: str, squads: Sequence[str], how: str) -> None:
     best = max(points.values())
     winner = next(s.owner for s in present if points[s.owner] == best)
     world.state.lands[place].owner = winner
+    world.grant()
     world.say(f"{place} passes to {winner}: {how}.")
 
 

@@ -113,6 +113,7 @@ class SWMState:
     winners: list[str] = field(default_factory=list)
     victory: str = ""                                           # the condition met
     pick_order: list[str] = field(default_factory=list)
+    granted: dict[str, list[str]] = field(default_factory=dict)   # advantages special territories give now
     slot: int = 0                                               # the Action slot being played (0-based)
     action_orders: dict[str, list[str]] = field(default_factory=dict)   # canonical A lines per player
     battles: list[Battle] = field(default_factory=list)         # window B: the slot's open battles
@@ -160,4 +161,5 @@ class SWMState:
         return next((s for s in self.sides if player in s), [player])
 
     def held(self, player: str, key: str) -> bool:
-        return key in self.players[player].officers
+        """An officer bought (SWM-ADV-3) or granted by a special territory he controls (SWM-ADV-17)."""
+        return key in self.players[player].officers or key in self.granted.get(player, [])

@@ -39,8 +39,7 @@ from typing import Any
 from pbem.kit.maps import Edge, Geometry, MapError, MapKind, geometry_of, load, register
 from pbem.kit.places import PlaceIndex
 
-GRANTABLE = ("intelligence_officer", "logistics_officer", "training_officer", "medical_officer",
-             "fortify", "minefield")
+GRANTABLE = ("intelligence_officer", "logistics_officer", "training_officer", "medical_officer")
 DEFAULT_SCENARIO = "meeting_engagement"
 
 

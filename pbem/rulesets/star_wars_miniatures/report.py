@@ -9,6 +9,7 @@ from typing import Any
 from pbem.rulesets.base import Report
 from pbem.rulesets.star_wars_miniatures import movement as mv
 from pbem.rulesets.star_wars_miniatures import troops as tr
+from pbem.rulesets.star_wars_miniatures import upgrades as up
 from pbem.rulesets.star_wars_miniatures.model import Battle
 from pbem.rulesets.star_wars_miniatures.world import World
 
@@ -43,7 +44,12 @@ def squad(world: World, ident: str) -> dict[str, Any]:
     return {"id": s.id, "name": s.name, "owner": s.owner, "place": world.places.label(s.place), "points": s.points,
             "state": "damaged" if s.damaged else "active",
             "moves": mv.allowance(s.troops, world.catalog, world.book) if not s.damaged else 0,
-            "troops": [tr.describe(t, world.catalog) for t in s.troops]}
+            "troops": [tr.describe(t, world.catalog, notes(world)) for t in s.troops]}
+
+
+def notes(world: World) -> dict[str, str]:
+    """SWM-UPG-16: the bracketed rules text of the tables, printed beside each upgrade bought."""
+    return {name: row.note for name, row in up.rows(world.book).items() if row.note}
 
 
 def public(world: World, title: str, key: str, call: dict[str, Any]) -> Report:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pbem.kit.roster import Entry, Mark
@@ -89,13 +90,15 @@ def extra_labels(troop: Entry) -> list[str]:
     return [b.name for b in bought(troop) if b.name in ("Black Sun", "Mercenary")]
 
 
-def describe(troop: Entry, catalog: Catalog) -> str:
+def describe(troop: Entry, catalog: Catalog, notes: Mapping[str, str] | None = None) -> str:
     """One roster line as reports print it (SWM-GEN-9, SWM-XP-18)."""
     mini = catalog.minis[troop.name]
     marks = [m for m, on in (("unique", mini.unique), (f"Force {force(troop, catalog)}", force(troop, catalog) > 0),
                              ("Droid", "droid" in flags(troop, catalog)), ("Cyborg", "cyborg" in flags(troop, catalog)),
                              ("Savage", mini.has("Savage"))) if on]
-    ups = ", ".join(f"{b.name} ({b.detail})" if b.detail else b.name for b in bought(troop))
+    notes = notes or {}
+    ups = ", ".join(b.name + "".join(f" ({x})" for x in (b.detail, notes.get(b.name, "")) if x)
+                    for b in bought(troop))
     text = f"{troop.id} {troop.name} ({label(troop)}) {troop.points} pts"
     text += f"; {', '.join(marks)}" if marks else ""
     text += f"; XP {banked(troop)} banked" + (f", {pending(troop)} pending" if pending(troop) else "")

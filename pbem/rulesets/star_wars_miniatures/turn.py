@@ -64,7 +64,7 @@ def initiative_phase(world: World, orders: Orders, dice: Dice, decisions: Mappin
     silent = [p for p in state.players if p not in orders]
     declared = initiative.declarations({p: v for p, v in sent.items() if v}, silent, state.alliances,
                                        bool(world.book["alliance.nmr_renews"]))
-    order = [p for side in state.sides for p in side] or list(state.players)
+    order = [p for p in ([p for side in state.sides for p in side] or list(state.players)) if in_game(world, p)]
     state.alliances = initiative.form_alliances(declared, order, int(world.book["alliance.max_members"]))
     for group in state.alliances:
         world.say(f"Alliance this turn: {' and '.join(group)}.")
@@ -75,6 +75,16 @@ def initiative_phase(world: World, orders: Orders, dice: Dice, decisions: Mappin
     check_stacking(world, "initiative")
     if not end(world, victory.check_capitals(world, decisions)):
         state.window = ECONOMICS
+
+
+def in_game(world: World, player: str) -> bool:
+    """SWM-INI-20 (A28): a player stays in the game, rolling and holding a slot, while he controls a
+    territory (or, with `player.eliminated_when = "no_squads_and_no_capital"`, a squad or his capital)."""
+    state = world.state
+    if world.book["player.eliminated_when"] == "no_territories":
+        return any(land.owner == player and land.active for land in state.lands.values())
+    capital = state.players[player].capital
+    return bool(state.squads_of(player)) or bool(capital and state.owner(capital) == player)
 
 
 def _cleanup(world: World, orders: Orders, decisions: Mapping[str, str]) -> bool:

@@ -26,6 +26,19 @@ class World:
         """A line of the public report (SWM-PBM-14)."""
         self.state.log.append(line)
 
+    def __post_init__(self) -> None:
+        self.grant()             # derived from control: the same whichever hook builds the world
+
+    def grant(self) -> None:
+        """SWM-ADV-17: each special territory's advantage to its controller while he holds it; one he
+        already holds bought gives no second (the per-faction maximum counts it)."""
+        granted: dict[str, list[str]] = {}
+        for place, spec in self.places.territories.items():
+            owner = self.state.lands[place].owner
+            if spec.grants and owner and self.state.lands[place].active:
+                granted.setdefault(owner, []).append(spec.grants)
+        self.state.granted = granted
+
     def faction(self, player: str) -> str:
         return self.state.players[player].faction
 
