@@ -12,8 +12,8 @@ from pbem.kit.texts import render
 from pbem.rulesets.star_wars_miniatures import battle as bt
 from pbem.rulesets.star_wars_miniatures import economics as eco
 from pbem.rulesets.star_wars_miniatures import initiative as ini
-from pbem.rulesets.star_wars_miniatures import turn
 from pbem.rulesets.star_wars_miniatures import troops as tr
+from pbem.rulesets.star_wars_miniatures import turn
 from pbem.rulesets.star_wars_miniatures import upgrades as up
 from pbem.rulesets.star_wars_miniatures.battle import KILLED, Event
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog

@@ -10,9 +10,9 @@ from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog
 from pbem.rulesets.star_wars_miniatures.model import ACTION, ECONOMICS
 from pbem.rulesets.star_wars_miniatures.orders import warnings
+from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from pbem.rulesets.star_wars_miniatures.world import World
 from tests.star_wars_miniatures import helpers
-from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from tests.star_wars_miniatures.flow import Game, person
 from tests.star_wars_miniatures.test_flow import ALICE_SQUAD, BOB_SQUAD, CARA_SQUAD, setup_game
 
