@@ -9,6 +9,7 @@ from pbem.kit.dice import ScriptedDice
 from pbem.kit.texts import render
 from pbem.rulesets.phases import GMDecisionNeeded
 from pbem.rulesets.star_wars_miniatures import troops as tr
+from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from tests.star_wars_miniatures.flow import Game
 
 ALICE_SQUAD = """SQUAD Vader's Fist: Darth Vader, Sith Lord, Elite Trooper x5, Stormtrooper x6
@@ -200,3 +201,25 @@ def test_swm_pbm_3_silent_players_keep_their_stance_and_declare_no_alliance() ->
     st = game.state
     assert st.alliances == [] and st.players["alice"].stance == "early" and st.players["bob"].stance == "late"
     assert st.sides == [["cara"], ["alice"], ["bob"]]        # cara 13 goes early by default, bob late
+
+
+def test_swm_pbm_15_gm_commands_set_a_result_a_roster_a_place_and_control() -> None:
+    game = to_battle()
+    game.game, reply = RULESET.gm_command(game.ctx(), ["RESULT", "B1-2-1", "attacker"])
+    assert reply == "battle B1-2-1: the attacker wins; it stands when the window closes"
+    game.send("alice", REPORT)                      # the defender's report: the GM's word stands over it
+    game.resolve(ScriptedDice([]))
+    st = game.state
+    assert st.owner("T03") == "cara" and st.squads["A1"].place != "T03"
+    game.game, _ = RULESET.gm_command(game.ctx(), ["CONTROL", "T03", "alice"])
+    game.game, _ = RULESET.gm_command(game.ctx(), ["PLACE", "C3", "T21"])
+    game.game, _ = RULESET.gm_command(game.ctx(), ["ROSTER", "C3", "REMOVE", "t28"])
+    game.game, _ = RULESET.gm_command(game.ctx(), ["ROSTER", "C3", "ADD", "Mandalorian", "Captain"])
+    st = game.state
+    assert st.owner("T03") == "alice" and st.squads["C3"].place == "T21"
+    assert [t.name for t in st.squads["C3"].troops][-1] == "Mandalorian Captain" and st.troop("t28") is None
+    assert st.log[-4:] == ["GM: T03 is now controlled by alice.", "GM: C3 is placed in T21.",
+                           "GM: the roster of C3 is corrected (REMOVE t28).",
+                           "GM: the roster of C3 is corrected (ADD Mandalorian Captain)."]
+    with pytest.raises(ValueError, match="write CONTROL <territory> <player>"):
+        RULESET.gm_command(game.ctx(), ["CONTROL", "T99", "alice"])

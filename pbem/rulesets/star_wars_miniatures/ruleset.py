@@ -17,7 +17,7 @@ from pbem.kit.scene import Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.phases import Phase
-from pbem.rulesets.star_wars_miniatures import picture
+from pbem.rulesets.star_wars_miniatures import gm, picture
 from pbem.rulesets.star_wars_miniatures import rules as rulesmod
 from pbem.rulesets.star_wars_miniatures import windows as windowsmod
 from pbem.rulesets.star_wars_miniatures.catalog import catalog_of
@@ -40,6 +40,7 @@ class StarWarsMiniatures(Ruleset[SWMState, RegionMap]):
                                   "action": "4d", "battle": "7d"}
     phases: Mapping[str, Phase[SWMState, RegionMap]] = windowsmod.PHASES
     state_keys = frozenset({STORED})
+    gm_verbs = gm.VERBS
 
     def own_ids(self, view: windowsmod.SWMView, player: Player) -> Sequence[str]:
         """His squads and troops: order lines name them."""

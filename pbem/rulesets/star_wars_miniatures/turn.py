@@ -254,6 +254,10 @@ def settle_reports(world: World, battle: Battle, orders: Orders, decisions: Mapp
     mine = [reports[p] for p in sorted(attackers)][:1]
     theirs = [reports[p] for p in sorted(defenders)][:1]
     retreats = {k: v for r in reports.values() for k, v in r.retreats.items()}   # each side names its own
+    if battle.id in world.state.gm_results:
+        winner = world.state.gm_results.pop(battle.id)
+        agreeing = [r for r in (*mine, *theirs) if r.winner == winner]
+        return bt.Result(winner, agreeing[0].events if agreeing else [], retreats)
     if mine and theirs and (mine[0].winner, mine[0].events) != (theirs[0].winner, theirs[0].events):
         pick = ask(decisions, f"battle_{battle.id}", f"the two reports of battle {battle.id} disagree on the "
                    "winner, the kills or the fled troops: which side's report stands?", ["attacker", "defender"])
