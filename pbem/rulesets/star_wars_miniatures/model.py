@@ -111,10 +111,9 @@ class SWMState:
     arrivals: int = 0
     log: list[str] = field(default_factory=list)                # this step's public report lines
     winners: list[str] = field(default_factory=list)
-    victory: str = ""                                           # the condition met
     pick_order: list[str] = field(default_factory=list)
-    granted: dict[str, list[str]] = field(default_factory=dict)
-    gm_results: dict[str, str] = field(default_factory=dict)     # battle -> the winner the GM set   # advantages special territories give now
+    granted: dict[str, list[str]] = field(default_factory=dict)   # what special territories give now
+    gm_results: dict[str, str] = field(default_factory=dict)     # battle -> the winner the GM set
     slot: int = 0                                               # the Action slot being played (0-based)
     action_orders: dict[str, list[str]] = field(default_factory=dict)   # canonical A lines per player
     battles: list[Battle] = field(default_factory=list)         # window B: the slot's open battles

@@ -18,6 +18,7 @@ from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.phases import Phase
 from pbem.rulesets.star_wars_miniatures import gm, picture
+from pbem.rulesets.star_wars_miniatures import position as positionmod
 from pbem.rulesets.star_wars_miniatures import rules as rulesmod
 from pbem.rulesets.star_wars_miniatures import windows as windowsmod
 from pbem.rulesets.star_wars_miniatures.catalog import catalog_of
@@ -61,6 +62,15 @@ class StarWarsMiniatures(Ruleset[SWMState, RegionMap]):
         state = SWMState(window=PICK, players={p.id: Side(p.id) for p in settings.players},
                          lands={t: Land() for t in places.places()})
         return self.dump_state(state)
+
+    def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+        """A hand-run campaign moved in: docs/positions/star_wars_miniatures.md."""
+        state = positionmod.read([p.id for p in settings.players], self.load_map(settings),
+                                 self.load_rules(settings), data, source)
+        return self.dump_state(state)
+
+    def export_position(self, view: windowsmod.SWMView) -> dict[str, Any]:
+        return positionmod.export(view.state)
 
     def load_state(self, game: Mapping[str, Any]) -> SWMState:
         return from_data(SWMState, game[STORED])
