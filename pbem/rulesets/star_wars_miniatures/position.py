@@ -147,7 +147,7 @@ def _troop(spec: Mapping[str, Any], catalog: Any, rows: Mapping[str, up.Row], wh
     entry.counters.update({BANKED: _int(spec, "banked", 0, problems, f"{where}."),
                            PENDING: _int(spec, "pending", 0, problems, f"{where}.")})
     for bought in spec.get("upgrades", []):
-        name, _, detail = str(bought).partition(": ")
+        name = str(bought).partition(": ")[0]
         if name not in rows:
             problems.append(f"{where}.upgrades: {name!r} is not an upgrade of the tables")
         else:
