@@ -223,3 +223,21 @@ def test_swm_pbm_15_gm_commands_set_a_result_a_roster_a_place_and_control() -> N
                            "GM: the roster of C3 is corrected (ADD Mandalorian Captain)."]
     with pytest.raises(ValueError, match="write CONTROL <territory> <player>"):
         RULESET.gm_command(game.ctx(), ["CONTROL", "T99", "alice"])
+
+
+def test_swm_pbm_11_a_later_side_revises_its_action_orders_in_the_battle_window() -> None:
+    game = setup_game()
+    for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
+        game.send(player, text)
+    game.resolve(ScriptedDice([8, 19, 18]))
+    game.resolve(ScriptedDice([]))
+    game.send("alice", "MOVE A1 T21")
+    game.send("cara", "MOVE C3 T03")
+    game.resolve(ScriptedDice([]))
+    assert game.state.window == "battle" and [b.id for b in game.state.battles] == ["B1-1-1"]
+    game.send("alice", "WINNER B1-1-1 defender")
+    game.send("cara", "WINNER B1-1-1 defender\nMOVE C3 T22")
+    res = game.resolve(ScriptedDice([]))
+    lines = res.reports[0].context["swm"]["lines"]
+    assert "A1 retreats from T21 to T03." in lines and "cara: C3 moves to T22." in lines
+    assert game.state.window == "initiative" and game.state.squads["C3"].place == "T22"
