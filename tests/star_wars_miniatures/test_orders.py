@@ -7,9 +7,9 @@ import pytest
 
 from pbem.kit.dice import ScriptedDice
 from pbem.kit.rulebook import RuleBook
+from pbem.rulesets.star_wars_miniatures.acks import warnings
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog
 from pbem.rulesets.star_wars_miniatures.model import ACTION, ECONOMICS
-from pbem.rulesets.star_wars_miniatures.orders import warnings
 from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from pbem.rulesets.star_wars_miniatures.world import World
 from tests.star_wars_miniatures import helpers

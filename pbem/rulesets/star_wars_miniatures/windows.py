@@ -12,6 +12,7 @@ from pbem.kit.places import natural_key
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions, View
 from pbem.rulesets.star_wars_miniatures import report, setup, turn, victory
+from pbem.rulesets.star_wars_miniatures.acks import warnings
 from pbem.rulesets.star_wars_miniatures.catalog import catalog_of
 from pbem.rulesets.star_wars_miniatures.model import (
     ACTION,
@@ -24,7 +25,7 @@ from pbem.rulesets.star_wars_miniatures.model import (
     SQUADS,
     SWMState,
 )
-from pbem.rulesets.star_wars_miniatures.orders import WORDS, Reader, read_lines, warnings
+from pbem.rulesets.star_wars_miniatures.orders import WORDS, Reader, read_lines
 from pbem.rulesets.star_wars_miniatures.regions import RegionMap
 from pbem.rulesets.star_wars_miniatures.world import World
 
