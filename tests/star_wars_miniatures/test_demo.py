@@ -43,7 +43,7 @@ def test_the_demo_has_an_alliance_a_fortified_battle_and_an_upgrade(demo: Path) 
     briefing = texts["001/action-briefing-B1-2-1.md"]
     assert "**Fortified.** The defender chooses the mapboard" in briefing
     assert "- Battle B1-2-1: the defender wins." in texts["001/battle-battle-1-2.md"]
-    assert "- t2 buys Defense for 50 XP (4 left)." in texts["001/initiative-initiative-2-2.md"]
+    assert "- t2 buys Defense for 50 XP (4 left)." in texts["001/initiative-initiative-2.md"]
     assert any("Turn 2: Action." in text for name, text in texts.items() if name.startswith("002/"))
 
 

@@ -157,7 +157,8 @@ def build(world: World, player: str, item: Item) -> str:
     why = _legal(world, player, troops, [])
     if why or (why := pay(world, player, sum(t.points for t in troops))):
         return why
-    squad = Squad(_squad_id(world, name), player, capital, name, roster=Roster(name))
+    ident = _squad_id(world, name)
+    squad = Squad(ident, player, capital, name, roster=Roster(ident, name))
     _enlist(world, squad, troops)
     state.squads[squad.id] = squad
     state.arrive(squad, capital)

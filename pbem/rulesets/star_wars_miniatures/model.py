@@ -63,7 +63,6 @@ class Player:
     mine_rerolls: dict[str, int] = field(default_factory=dict)      # troop id -> most re-rolls
     built_this_turn: int = 0           # SWM-ECO-10
     operative_turn: int = 0            # the turn of his last Special Operative (SWM-ADV-5)
-    total: int = 0                     # this turn's initiative total
 
 
 @dataclass
@@ -112,6 +111,7 @@ class SWMState:
     log: list[str] = field(default_factory=list)                # this step's public report lines
     winners: list[str] = field(default_factory=list)
     pick_order: list[str] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)       # this turn's initiative totals (reports)
     granted: dict[str, list[str]] = field(default_factory=dict)   # what special territories give now
     gm_results: dict[str, str] = field(default_factory=dict)     # battle -> the winner the GM set
     slot: int = 0                                               # the Action slot being played (0-based)

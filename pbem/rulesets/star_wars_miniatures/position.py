@@ -4,6 +4,7 @@ hand moved in between two windows (`pbem import`), and the state written back ou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,10 +44,13 @@ def read(players: list[str], places: RegionMap, book: RuleBook, data: Mapping[st
     _lands(state, places, data.get("territories", {}), problems)
     _squads(state, places, book, data.get("squads", []), problems)
     _sides(state, data, problems)
+    state.arrivals = max([_int(data, "arrivals", 0, problems), *(s.arrived for s in state.squads.values())])
     if problems:
         raise PositionError(source, problems)
     state.next_troop = 1 + max((int(t.id[1:]) for s in state.squads.values() for t in s.troops
                                 if t.id[1:].isdigit()), default=0)
+    state.next_squad = 1 + max((int(m[1]) for s in state.squads.values() if (m := re.search(r"(\d+)$", s.id))),
+                               default=0)
     world = World(state, places, catalog_of(book), book)      # special territories' grants
     for squad in state.squads.values():
         world.recheck(squad)
@@ -88,7 +92,8 @@ def _players(state: SWMState, players: list[str], places: RegionMap, book: RuleB
                                     str(spec.get("stance", "")), [str(x) for x in spec.get("prefer", [])],
                                     str(spec.get("train", "")), _lists(spec.get("retreats", {})),
                                     _lists(spec.get("overstack", {})),
-                                    {str(k): int(v) for k, v in dict(spec.get("mine_rerolls", {})).items()})
+                                    {str(k): int(v) for k, v in dict(spec.get("mine_rerolls", {})).items()},
+                                    operative_turn=_int(spec, "operative_turn", 0, problems, f"players.{pid}."))
 
 
 def _lists(raw: Any) -> dict[str, list[str]]:
@@ -131,6 +136,7 @@ def _squads(state: SWMState, places: RegionMap, book: RuleBook, raw: Any, proble
                 squad.roster.entries.append(entry)
         state.squads[ident] = squad
         state.arrive(squad, place)
+        squad.arrived = _int(spec, "arrived", squad.arrived, problems, f"{where}.")
 
 
 def _troop(spec: Mapping[str, Any], catalog: Any, rows: Mapping[str, up.Row], where: str,
@@ -170,13 +176,14 @@ def export(state: SWMState) -> dict[str, Any]:
                                        f"this campaign is at {state.window}"])
     players = {p.id: {"faction": p.faction, "region": p.region, "treasury": p.treasury, "officers": p.officers,
                       "stance": p.stance, "prefer": p.prefer, "train": p.train, "retreats": p.retreats,
-                      "overstack": p.overstack, "mine_rerolls": p.mine_rerolls} for p in state.players.values()}
+                      "overstack": p.overstack, "mine_rerolls": p.mine_rerolls, "operative_turn": p.operative_turn}
+               for p in state.players.values()}
     lands = {t: {"owner": land.owner, "fortified": land.fortified, "minefield": land.minefield}
              for t, land in state.lands.items() if land.active}
-    squads = [{"id": s.id, "owner": s.owner, "place": s.place, "name": s.name,
+    squads = [{"id": s.id, "owner": s.owner, "place": s.place, "name": s.name, "arrived": s.arrived,
                "troops": [{"id": t.id, "card": t.name, "label": tr.label(t), "banked": tr.banked(t),
                            "pending": tr.pending(t),
                            "upgrades": [f"{b.name}: {b.detail}" if b.detail else b.name for b in tr.bought(t)]}
                           for t in s.troops]} for s in sorted(state.squads.values(), key=lambda s: s.arrived)]
-    return {"turn": state.turn, "window": state.window, "order": ["+".join(s) for s in state.sides],
-            "alliances": state.alliances, "players": players, "territories": lands, "squads": squads}
+    return {"turn": state.turn, "window": state.window, "arrivals": state.arrivals,
+            "order": ["+".join(s) for s in state.sides], "alliances": state.alliances, "players": players, "territories": lands, "squads": squads}

@@ -121,8 +121,7 @@ def _new_turn(world: World) -> None:
 def _slots(world: World, order: Sequence[str], dice: Dice) -> None:
     state, book = world.state, world.book
     totals = initiative.roll_totals(world, order, dice)
-    for player, total in totals.items():
-        state.players[player].total = total
+    state.totals = dict(totals)
     prefs = {p: Preference(me.stance, tuple(me.prefer)) for p, me in state.players.items()}
     sides = initiative.make_sides(order, state.alliances, totals, prefs, book["alliance.initiative_pick"])
     choosers = initiative.choosing_order(sides, dice, book["initiative.rolloff_die"],
@@ -139,6 +138,8 @@ def economics_phase(world: World, orders: Orders, dice: Dice, decisions: Mapping
     lists = {p: [_line(ln) for ln in lines] for p, lines in orders.items()}
     for side in state.sides:
         economics.run_side(world, side, lists, dice)
+    for me in state.players.values():
+        me.built_this_turn = 0          # counted within the step (SWM-ECO-10)
     check_stacking(world, "economics")
     if end(world, victory.check_capitals(world, decisions)) or end(world, victory.check_last_active(world)):
         return
@@ -208,6 +209,7 @@ def finish_slot(world: World, reported: Mapping[str, str]) -> None:
 
 
 def _end_of_action(world: World, decisions: Mapping[str, str]) -> None:
+    world.state.slot, world.state.action_orders = 0, {}
     check_stacking(world, "action")
     if not end(world, victory.check_capitals(world, decisions)):
         world.state.window = INITIATIVE

@@ -161,9 +161,9 @@ def turn_words() -> tuple[str, ...]:
 
 def resolve_with(step: Step, title: str, key: str) -> Resolver:
     def resolve(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome[SWMState]:
-        before = view.state.turn
+        before, slot = view.state.turn, f"-{view.state.slot + 1}" if key == "battle" else ""   # one per slot
         step(world_of(view), lines_of(submissions), dice, view.decisions)
-        return outcome(view, before, f"Turn {view.state.turn}: {title}", f"{key}-{view.state.turn}-{view.state.slot}")
+        return outcome(view, before, f"Turn {view.state.turn}: {title}", f"{key}-{view.state.turn}{slot}")
     return resolve
 
 
