@@ -186,4 +186,5 @@ def export(state: SWMState) -> dict[str, Any]:
                            "upgrades": [f"{b.name}: {b.detail}" if b.detail else b.name for b in tr.bought(t)]}
                           for t in s.troops]} for s in sorted(state.squads.values(), key=lambda s: s.arrived)]
     return {"turn": state.turn, "window": state.window, "arrivals": state.arrivals,
-            "order": ["+".join(s) for s in state.sides], "alliances": state.alliances, "players": players, "territories": lands, "squads": squads}
+            "order": ["+".join(s) for s in state.sides], "alliances": state.alliances, "players": players,
+            "territories": lands, "squads": squads}
