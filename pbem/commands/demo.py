@@ -10,7 +10,9 @@ reported by both players, the Reform's medal and scar rolls, a winter's purchase
 recruit with its list, a tithe, a quest refused as no tower stands) and deployment, up to year 2's
 first orders. Wandering Tribes (mode one_on_one): three tribes set up, three strategic rounds with
 divisions, locks and rests, and a battle phase with two locked battles and an ambush, up to round
-4's orders. The demo feeds each folder of
+4's orders. Star Wars Miniatures: three factions on the Ten Factions map; setup, then two
+full turns with the Rebel-Mandalorian alliance, a battle at the Imperial capital (fortified)
+reported by both sides, and an upgrade bought with the XP it earned. The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 
@@ -103,6 +105,16 @@ DEMOS = {
         {"timezone": "Europe/London", "setup": "3d", "orders": "3d", "battle": "5d", "at": "20:00",
          "reminder": "24h"},
         {"campaign": {"mode": "one_on_one"}}, dice_turns=12),
+    "star_wars_miniatures": Demo(
+        "swm-demo", "swm_ten_factions",
+        tuple((pid, name, f"{pid}@players.localhost", faction, key, {})
+              for pid, name, faction, key in (("anna", "Anna", "Imperial", "imperial"),
+                                              ("ben", "Ben", "Rebel", "rebel"),
+                                              ("cara", "Cara", "Mandalorian", "mandalorian"))),
+        {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
+         "gm": "GMGM-DEMO-0000-0000-0000"},
+        {"timezone": "Europe/London", "factions": "4d", "squads": "5d", "initiative": "3d", "economics": "3d",
+         "action": "4d", "battle": "7d", "at": "20:00", "reminder": "24h"}, dice_turns=4),
 }
 
 

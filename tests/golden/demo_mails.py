@@ -26,6 +26,7 @@ PINNED_STEPS = {
     "conquest": ("02-round1-campaign", "03-round1-setup", "04-round1-results", "05-round1-conquest"),   # round 1
     "mighty_kingdoms": ("04-month2", "05-battle"),       # month 2: orders, a battle, its reports, reform, gather
     "wandering_tribes": ("02-round1",),                  # strategic round 1: divisions, moves, a lock
+    "star_wars_miniatures": ("03-economics", "04-action", "05-battle", "06-initiative"),   # turn 1 after setup
 }
 
 

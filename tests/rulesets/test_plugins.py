@@ -67,7 +67,8 @@ def test_names_list_the_default_first_then_the_others_alphabetically() -> None:
     assert plugins.INBOXES.names() == ["maildir", "eml", "imap"]
     assert plugins.TRANSPORTS.names() == ["maildir", "smtp"]
     assert plugins.FORUMS.names() == ["folder", "discord", "discourse"]
-    assert registry.RULESETS.names() == ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms", "wandering_tribes"]
+    assert registry.RULESETS.names() == ["conquest", "daemon_rift", "diplomacy", "mighty_kingdoms",
+                                         "star_wars_miniatures", "wandering_tribes"]
 
 
 def test_a_test_registers_a_rule_system_through_extra_without_replacing_a_built_in(

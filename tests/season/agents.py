@@ -333,8 +333,10 @@ class Conquest:
 
 
 from tests.season.agent_mk import MightyKingdoms  # noqa: E402  (it builds on the helpers above)
+from tests.season.agent_swm import StarWarsMiniatures  # noqa: E402
 from tests.season.agent_wt import WanderingTribes  # noqa: E402
 
 AGENTS: dict[str, type] = {"daemon_rift": DaemonRift, "diplomacy": Diplomacy, "conquest": Conquest,
-                           "mighty_kingdoms": MightyKingdoms, "wandering_tribes": WanderingTribes}
+                           "mighty_kingdoms": MightyKingdoms, "wandering_tribes": WanderingTribes,
+                           "star_wars_miniatures": StarWarsMiniatures}
 STEP_CHOICES = (timedelta(hours=6), timedelta(hours=12), timedelta(days=1), timedelta(days=2))

@@ -1,0 +1,1 @@
+"""Star Wars Miniatures Campaign System (issue 25, catalog prefix SWM)."""

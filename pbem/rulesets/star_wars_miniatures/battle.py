@@ -1,0 +1,191 @@
+"""The Battle step (SWM-BAT, SWM-PBC): contested territories settled in the order first entered:
+uncontested captures, walk-overs against damaged squads, and tabletop battles with their
+minefield saves; then the reported result: one post-battle d20 per killed or fled troop, XP
+pending for each kill, removals, damage, control. Retreats wait for the whole slot (retreat.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pbem.kit.dice import Dice, dice_spec
+from pbem.kit.roster import Entry
+from pbem.rulesets.star_wars_miniatures import troops as tr
+from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT, PENDING, Battle, Squad
+from pbem.rulesets.star_wars_miniatures.world import World
+
+ATTACKER, DEFENDER, NONE = "attacker", "defender", "none"
+KILLED, FLED = "killed", "fled"
+NO_XP_KILLERS = ("reserve", "mine", "none")
+
+
+@dataclass
+class Outcome:
+    """What the battle step decided at once, and who must retreat once the slot is settled."""
+
+    battles: list[Battle] = field(default_factory=list)
+    retreating: list[tuple[str, str]] = field(default_factory=list)   # (squad, from territory)
+    captured: list[str] = field(default_factory=list)
+
+
+def settle(world: World, side: Sequence[str], entered: Sequence[str], attackers: Mapping[str, Sequence[str]],
+           dice: Dice, battle_ids: Sequence[str]) -> Outcome:
+    """SWM-BAT-1..6: each contested territory in the order first entered."""
+    out = Outcome()
+    ids = iter(battle_ids)
+    for place in entered:
+        enemies = [s for s in world.state.squads_in(place) if s.owner not in side]
+        active = [s for s in enemies if not s.damaged]
+        out.retreating += [(s.id, place) for s in enemies if s.damaged]    # SWM-BAT-4/5: lose at once
+        if not active:
+            kind = "walk-over against damaged squads" if enemies else "uncontested capture"
+            capture(world, place, attackers[place], f"{kind} (no battle, no dice)")
+            out.captured.append(place)
+            continue
+        battle = Battle(next(ids), place, list(side), list(attackers[place]), [s.id for s in active],
+                        world.state.lands[place].fortified, world.state.lands[place].minefield)
+        if battle.mined:
+            mines(world, battle, dice)
+        out.battles.append(battle)
+        world.say(f"Battle {battle.id} in {place}: {', '.join(battle.attackers)} against "
+                  f"{', '.join(battle.defenders)}.")
+    return out
+
+
+def capture(world: World, place: str, squads: Sequence[str], how: str) -> None:
+    """SWM-PBC-11, SWM-ALL-16: control passes to the member whose acting squads there have the
+    most points, equal points to the one whose squad entered first."""
+    present = [world.state.squads[s] for s in squads if s in world.state.squads]
+    if not present:
+        return
+    points: dict[str, int] = {}
+    for squad in present:
+        points[squad.owner] = points.get(squad.owner, 0) + squad.points
+    best = max(points.values())
+    winner = next(s.owner for s in present if points[s.owner] == best)
+    world.state.lands[place].owner = winner
+    world.grant()
+    world.say(f"{place} passes to {winner}: {how}.")
+
+
+def mines(world: World, battle: Battle, dice: Dice) -> None:
+    """SWM-BAT-16/18: a d20 per attacking troop in roster order; 1-10 starts with 10 damage; a
+    standing MINE-REROLL spends Force for a re-roll right after the failed save (A37)."""
+    count, sides = dice_spec(world.book["minefield.save_die"])
+    target = int(world.book["minefield.save_target"])
+    for squad_id in battle.attackers:
+        squad = world.state.squads[squad_id]
+        for troop in squad.troops:
+            die = dice.roll(f"mine save: {troop.id} {troop.name}", count, sides).total
+            tries = _rerolls(world, squad.owner, troop)
+            while die < target and tries > 0 and tr.force(troop, world.catalog) > troop.counters.get(FORCE_SPENT, 0):
+                tries -= 1
+                troop.counters[FORCE_SPENT] = troop.counters.get(FORCE_SPENT, 0) + int(
+                    world.book["minefield.reroll_force_cost"])
+                battle.force_spent[troop.id] = troop.counters[FORCE_SPENT]
+                die = dice.roll(f"mine re-roll: {troop.id} {troop.name}", count, sides).total
+            if die < target:
+                battle.mine_hits.append(troop.id)
+
+
+def _rerolls(world: World, owner: str, troop: Entry) -> int:
+    """SWM-BAT-18, SWM-PBM-13: the standing MINE-REROLL for this troop (by id or card), else none."""
+    orders = world.state.players[owner].mine_rerolls
+    mini = world.catalog.minis[troop.name]
+    for key, most in orders.items():
+        if key.casefold() in (troop.id.casefold(), troop.name.casefold(), mini.person.casefold()):
+            return most
+    return 0
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str                 # KILLED or FLED
+    troop: str                # a troop id, or "reserve:<card>" for a reserve victim
+    killer: str = ""          # a troop id, "reserve", "mine" or "none"
+
+
+@dataclass
+class Result:
+    winner: str
+    events: list[Event] = field(default_factory=list)
+    retreats: dict[str, str] = field(default_factory=dict)     # squad -> territory (SWM-PBC-15)
+
+
+def apply(world: World, battle: Battle, result: Result, dice: Dice) -> list[tuple[str, str]]:
+    """SWM-PBC-1..14: XP, the chart, removals, damage and control; returns who must retreat."""
+    award_xp(world, result.events)
+    chart(world, result.events, dice)
+    for squad_id in battle.attackers + battle.defenders:
+        if squad_id in world.state.squads:
+            world.recheck(world.state.squads[squad_id])
+    losers = {ATTACKER: battle.defenders, DEFENDER: battle.attackers,
+              NONE: battle.attackers + battle.defenders}[result.winner]
+    if result.winner == ATTACKER:
+        capture(world, battle.place, battle.attackers, f"won battle {battle.id}")
+    world.say(f"Battle {battle.id}: both sides were wiped out together; nobody wins and control stays."
+              if result.winner == NONE else f"Battle {battle.id}: the {result.winner} wins.")
+    return [(s, battle.place) for s in losers if s in world.state.squads]
+
+
+def award_xp(world: World, events: Sequence[Event]) -> None:
+    """SWM-XP-1, SWM-XP-11..13: the killer earns the victim's catalog cost, pending; no XP for
+    reserves, mines, no killer or a friendly kill; restored victims still count."""
+    for event in events:
+        if event.kind != KILLED or event.killer.casefold() in NO_XP_KILLERS:
+            continue
+        killer = world.state.troop(event.killer)
+        victim = _victim(world, event.troop)
+        if killer is None or victim is None or victim[0] in world.state.allies(killer[0].owner):
+            continue
+        killer[1].counters[PENDING] = tr.pending(killer[1]) + victim[1]
+
+
+def _victim(world: World, ident: str) -> tuple[str, int] | None:
+    """(owner, cost) of a killed troop; a reserve is named by its card and has no owner here."""
+    if ident.casefold().startswith("reserve:"):
+        mini = world.catalog.get(ident.split(":", 1)[1].strip())
+        return ("", mini.cost) if mini else None
+    found = world.state.troop(ident)
+    return (found[0].owner, found[1].points) if found else None
+
+
+def chart(world: World, events: Sequence[Event], dice: Dice) -> None:
+    """SWM-PBC-1..9: in report order, one die per killed or fled troop (reserves make none)."""
+    count, sides = dice_spec(world.book["post_battle.die"])
+    killed = {e.troop.casefold() for e in events if e.kind == KILLED}
+    done: set[str] = set()
+    for event in events:
+        found = world.state.troop(event.troop)
+        if found is None or event.troop.casefold() in done:
+            continue
+        done.add(event.troop.casefold())
+        squad, troop = found
+        die = dice.roll(f"post-battle chart: {troop.id} {troop.name}", count, sides).total
+        bonus = _bonus(world, squad, troop, fled_only=event.troop.casefold() not in killed)
+        total = die + sum(v for _, v in bonus)
+        fate = "survives" if total >= int(world.book["post_battle.survive_on"]) else "is eliminated"
+        parts = "".join(f" +{v} ({why})" for why, v in bonus)
+        world.say(f"Post-battle chart {troop.id} {troop.name}: d20 {die}{parts} = {total}, {fate}.")
+        if fate == "is eliminated":
+            world.remove_troop(squad, troop.id)
+
+
+def _bonus(world: World, squad: Squad, troop: Entry, fled_only: bool) -> list[tuple[str, int]]:
+    mods = world.book.section("post_battle")["modifiers"]
+    out = []
+    if fled_only:
+        out.append(("fled", int(mods["fled_not_killed"])))
+    if tr.label(troop) == "Yuuzhan Vong" and not world.catalog.minis[troop.name].unique:
+        out.append(("Yuuzhan Vong", int(mods["non_unique_yuuzhan_vong"])))
+    medic = world.state.held(squad.owner, "medical_officer")
+    if medic and (world.book["advantages.medical_officer.scope"] == "all_chart_rolls" or not fled_only):
+        out.append(("Medical Officer", int(mods["medical_officer"])))
+    cap, total = int(world.book["post_battle.max_bonus"]), 0
+    kept = []
+    for why, value in out:
+        value = min(value, cap - total)
+        total += value
+        kept.append((why, value))
+    return kept

@@ -1,0 +1,80 @@
+"""What the players read: the public report of each resolution (its lines, every side's
+treasury, the territories, every squad with its full roster, the turn order, and the call for
+the next window) and each battle's briefing to both sides (SWM-GEN-9, SWM-PBM-14, SWM-BAT-13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rulesets.base import Report
+from pbem.rulesets.star_wars_miniatures import movement as mv
+from pbem.rulesets.star_wars_miniatures import troops as tr
+from pbem.rulesets.star_wars_miniatures import upgrades as up
+from pbem.rulesets.star_wars_miniatures.model import Battle
+from pbem.rulesets.star_wars_miniatures.world import World
+
+CALLS = {"factions": "window S1: rank factions and start regions", "squads": "window S2: your starting squad",
+         "initiative": "window CI: cleanup and initiative", "economics": "window E: economics",
+         "action": "window A: action orders", "battle": "window B: battle results", "over": "the campaign is over"}
+
+
+def board(world: World) -> dict[str, Any]:
+    state, places, book = world.state, world.places, world.book
+    players = [{"id": p.id, "faction": book.get(f"factions.{p.faction}.name", "-") if p.faction else "-",
+                "capital": p.capital or "-", "treasury": p.treasury,
+                "income": sum(places.territories[t].income for t, land in state.lands.items()
+                              if land.owner == p.id and land.active),
+                "officers": ", ".join(book[f"advantages.{k}.name"] for k in p.officers) or "none",
+                "squads": len(state.squads_of(p.id))} for p in state.players.values()]
+    lands = [{"id": t, "name": places.name_of(t), "owner": state.lands[t].owner or "inactive",
+              "income": places.territories[t].income, "stacking": places.territories[t].stacking,
+              "marks": ", ".join(m for m, on in (("capital", places.territories[t].capital),
+                                                 ("fortified", state.lands[t].fortified),
+                                                 ("minefield", state.lands[t].minefield),
+                                                 ("disrupted", state.lands[t].disrupted)) if on) or "-",
+              "squads": ", ".join(s.id for s in state.squads_in(t)) or "-"} for t in places.places()]
+    return {"players": players, "lands": lands, "squads": [squad(world, s.id) for s in
+                                                           sorted(state.squads.values(), key=lambda s: s.id)],
+            "order": [" + ".join(side) for side in state.sides], "alliances": [" + ".join(a) for a in state.alliances],
+            "winners": state.winners}
+
+
+def squad(world: World, ident: str) -> dict[str, Any]:
+    s = world.state.squads[ident]
+    return {"id": s.id, "name": s.name, "owner": s.owner, "place": world.places.label(s.place), "points": s.points,
+            "state": "damaged" if s.damaged else "active",
+            "moves": mv.allowance(s.troops, world.catalog, world.book) if not s.damaged else 0,
+            "troops": [tr.describe(t, world.catalog, notes(world)) for t in s.troops]}
+
+
+def notes(world: World) -> dict[str, str]:
+    """SWM-UPG-16: the bracketed rules text of the tables, printed beside each upgrade bought."""
+    return {name: row.note for name, row in up.rows(world.book).items() if row.note}
+
+
+def public(world: World, title: str, key: str, call: dict[str, Any]) -> Report:
+    context = {"swm": {"title": title, "lines": list(world.state.log), "window": world.state.window,
+                       "call_title": CALLS.get(world.state.window, ""), "call": call, **board(world)}}
+    return Report("report", title, ("*",), context, public=True, key=key)
+
+
+def briefing(world: World, battle: Battle) -> Report:
+    """SWM-BAT-8..22: to both sides and public, with the result fields and the fortified rules."""
+    state, places = world.state, world.places
+    spec = places.territories[battle.place]
+    defenders = sorted({state.owner(battle.place)} | {state.squads[s].owner for s in battle.defenders})
+    attackers = sorted(set(battle.side) | {state.squads[s].owner for s in battle.attackers})
+    context = {"briefing": {
+        "id": battle.id, "place": places.label(battle.place), "income": spec.income, "stacking": spec.stacking,
+        "fortified": battle.fortified, "mined": battle.mined, "mapboards": list(spec.mapboards) or ["any"],
+        "scenario": spec.scenario or world.book["battle.default_scenario"].replace("_", " "),
+        "attacker": " + ".join(attackers), "defender": " + ".join(defenders),
+        "mine_hits": battle.mine_hits, "force_spent": battle.force_spent,
+        "attackers": [squad(world, s) for s in battle.attackers],
+        "defenders": [squad(world, s) for s in battle.defenders],
+        "attack_points": sum(state.squads[s].points for s in battle.attackers),
+        "defence_points": sum(state.squads[s].points for s in battle.defenders),
+        "tiles": world.book["battle.fortified.defender_extra_tiles"],
+        "redeploy": world.book["battle.fortified.defender_redeploy_troops"]}}
+    return Report("briefing", f"Battle {battle.id} in {places.label(battle.place)}", (*attackers, *defenders),
+                  context, public=True, key=f"briefing-{battle.id}")
