@@ -33,4 +33,4 @@ def build_mail(camp: Campaign, ruleset: AnyRuleset, reply: Reply, now: datetime)
     body = render(ruleset.templates, reply.template, reply.context, camp.folder)
     return Letterhead.of(camp.settings).write(reply.key, reply.to, reply.subject, body, now,
                                               in_reply_to=reply.in_reply_to, references=reply.references,
-                                              auto_reply=reply.auto_reply)
+                                              auto_reply=reply.auto_reply, attachments=reply.attachments)

@@ -22,6 +22,7 @@ class Reply:
     in_reply_to: str = ""
     references: tuple[str, ...] = ()
     auto_reply: bool = True
+    attachments: tuple[tuple[str, str, bytes], ...] = ()   # (filename, mime type, data): a deadline's calendar
 
 
 @dataclass

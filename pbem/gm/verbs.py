@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from pbem.delivery import calendar
 from pbem.delivery.replies import Reply
 from pbem.intake import authentication
 from pbem.mail.compose import thread_root
@@ -91,6 +92,8 @@ def extend(desk: Desk, words: Words) -> str:
     before = record.due
     record.due, record.reminded = new, False
     record.write(desk.camp.state)
+    calendar.moved(desk.camp.state, record.generation)      # calendars update the event, not add one
+    calendar.write_feed(desk.camp, desk.stage(), record.generation, new, desk.now)
     told = _extended_mails(desk, record, new)
     desk.mailings += told
     was = f" from {schedule.show(before)}" if before is not None else ""
@@ -114,14 +117,16 @@ def _told(desk: Desk, mails: Sequence[Reply]) -> str:
 def _extended_mails(desk: Desk, record: StageRecord, deadline: datetime) -> list[Reply]:
     """The players the stage waits for hear the new deadline and what to send by then; keyed
     by the stage's opening and the new deadline, so each extension is told once."""
-    settings, owing = desk.camp.settings, desk.stage().owing
+    settings, stage = desk.camp.settings, desk.stage()
+    owing = stage.owing
     on_file = desk.camp.state.get("submissions", {})
     key = f"extended/g{record.generation}/{record.kind}/{iso(deadline)}"
     context = {"campaign": settings, "schedule": settings.schedule, "now": desk.now, "deadline": deadline,
                "title": record.title}
     return [Reply(f"{key}/{p.id}", (p.email,), f"[{desk.camp.name}] {record.title or 'deadline'}: deadline "
                   f"moved to {settings.schedule.show(deadline)}", "extended",
-                  context | {"player": p, "on_file": p.id in on_file}, auto_reply=False)
+                  context | {"player": p, "on_file": p.id in on_file}, auto_reply=False,
+                  attachments=calendar.attachment(desk.camp, stage, record.generation, deadline, desk.now, p))
             for p in settings.players if p.id in owing]
 
 

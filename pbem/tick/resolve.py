@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pbem.delivery import calendar
 from pbem.delivery.mails import alert_gm
 from pbem.delivery.replies import Outcome
 from pbem.delivery.reports import queue_report
@@ -52,6 +53,7 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     new_stage = turns.open_stage(camp, ruleset, now)
     extra["next_stage"] = new_stage
     extra["next_deadline"] = StageRecord.read(camp.state).due
+    calendar.write_feed(camp, new_stage, turns.stage_generation(camp), extra["next_deadline"], now)
     turns.snapshot_stage(camp, stage, gen)
     picture = stage_picture(camp, ruleset, stage, now, log)
     own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}

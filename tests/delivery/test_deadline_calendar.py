@@ -1,0 +1,74 @@
+"""Every stage's deadline goes out as an iCalendar event (RFC 5545) with the mail that opens the
+stage, one UID per stage and a SEQUENCE raised when `pbem extend` moves it; the campaign's feed
+`history/<campaign>.ics` holds the same events. Read back with the icalendar library."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from icalendar import Calendar
+
+from pbem.cli import main
+from pbem.delivery.calendar import feed_path
+from pbem.stages.record import StageRecord
+from pbem.state.campaign import Campaign
+from tests.support.engine_helpers import SECRETS, T0, dr_campaign, outbox, put, run
+
+RED = f"PLAYER red {SECRETS['red']}\n"
+BLUE = f"PLAYER blue {SECRETS['blue']}\n"
+BOB = "Bob <bob@test.localhost>"
+
+
+@pytest.fixture
+def camp(tmp_path: Path) -> Campaign:
+    camp = dr_campaign(tmp_path, {"R-1": "T24", "B-1": "T40"})
+    put(camp, "red1", RED + "R-1 M T25\n")
+    put(camp, "blue1", BLUE + "B-1 H\n", sender=BOB)
+    return run(camp)
+
+
+def events(msg: EmailMessage) -> list[Calendar]:
+    found = []
+    for part in msg.iter_attachments():
+        if part.get_content_type() == "text/calendar":
+            found.append(Calendar.from_ical(part.get_payload(decode=True)))
+    return found
+
+
+def one_event(msg: EmailMessage) -> tuple[str, int, object]:
+    [cal] = events(msg)
+    [ev] = cal.walk("VEVENT")
+    return str(ev["uid"]), int(ev["sequence"]), ev.decoded("dtend")
+
+
+def test_the_report_opening_the_next_stage_carries_its_deadline_as_an_event(camp: Campaign) -> None:
+    record = StageRecord.read(camp.state)
+    assert record.turn == 2 or record.kind != "orders"
+    with_event = [m for m in outbox(camp, "alice@") if events(m)]
+    assert len(with_event) == 1                                  # once per stage, not in every report
+    uid, seq, end = one_event(with_event[0])
+    assert uid.startswith(f"rift.turn-{record.turn}.g{record.generation}.{record.kind}")
+    assert seq == 0 and end == record.due
+
+
+def test_extend_sends_the_same_uid_with_a_higher_sequence_and_updates_the_feed(camp: Campaign) -> None:
+    [first] = [m for m in outbox(camp, "alice@") if events(m)]
+    uid, _, _ = one_event(first)
+    assert main(["extend", str(camp.folder), "1d", "--now", (T0 + timedelta(hours=2)).isoformat()]) == 0
+    camp = run(camp, T0 + timedelta(hours=2))
+    extended = [m for m in outbox(camp, "alice@") if "deadline moved" in str(m["Subject"])]
+    [moved_uid, seq, end] = one_event(extended[0])
+    assert (moved_uid, seq) == (uid, 1)
+    assert end == StageRecord.read(camp.state).due
+    feed = Calendar.from_ical(feed_path(camp).read_bytes())
+    [kept] = [ev for ev in feed.walk("VEVENT") if str(ev["uid"]) == uid]
+    assert int(kept["sequence"]) == 1 and kept.decoded("dtend") == end
+
+
+def test_a_player_owing_nothing_in_the_next_stage_gets_no_event(camp: Campaign) -> None:
+    record = StageRecord.read(camp.state)
+    assert record.kind                                          # some stage is open
+    assert all(not events(m) for m in outbox(camp, "gm@"))
