@@ -10,10 +10,11 @@ from pbem.delivery.replies import Outcome
 from pbem.delivery.reports import queue_report
 from pbem.intake.isolation import is_injected, one_line
 from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Stage
-from pbem.stages import turns
+from pbem.stages import reliability, turns
 from pbem.stages.record import Question, StageRecord
 from pbem.stages.turns import stage_key
 from pbem.state.campaign import Campaign
+from pbem.tick.absences import at_opening, stand_in
 from pbem.tick.log import TickLog
 from pbem.tick.pictures import private_pictures, stage_picture
 
@@ -34,8 +35,9 @@ def resolve_due(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: TickLog
 
 def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog) -> None:
     ctx = turns.context(camp, now)
+    away = stand_in(camp, ruleset, stage, now)      # first: standing orders are on file as the dice are drawn
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
-    missing = turns.missing_players(camp, stage)
+    missing = [p for p in turns.missing_players(camp, stage) if p not in away]     # absent is not missed
     dice = turns.stage_dice(camp, stage)
     gen = turns.stage_generation(camp)      # read before the next stage opens with a new one
     owed = ruleset.gm_pending(ctx)          # what the GM owed before: asked again if the next stage still waits
@@ -45,12 +47,14 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
         ask_gm(camp, ruleset, stage, need, now, log)
         return
     turns.log_dice(camp, stage.turn, stage.kind, dice)
+    reliability.count(camp.state, stage, missing, away)
     extra = turns.engine_context(camp, stage, dice, missing, now)
     if res.turn_finished:
         extra["dice_secret"] = turns.reveal(camp, stage.turn)
         extra["next_commitment"] = turns.commitment(camp, stage.turn + 1)
     camp.state["game"] = res.game
     new_stage = turns.open_stage(camp, ruleset, now)
+    absent_alerts = at_opening(camp, ruleset, new_stage, now)
     extra["next_stage"] = new_stage
     extra["next_deadline"] = StageRecord.read(camp.state).due
     calendar.write_feed(camp, new_stage, turns.stage_generation(camp), extra["next_deadline"], now)
@@ -60,7 +64,7 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     pictured: set[tuple[str, str]] = set()          # one picture per stage for each reader
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own, pictured)
-    alerts = res.gm_alerts + still_owed(camp, ruleset, owed, new_stage, now)
+    alerts = res.gm_alerts + still_owed(camp, ruleset, owed, new_stage, now) + absent_alerts
     alert_gm(camp, ruleset, Outcome(gm_alerts=alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)
