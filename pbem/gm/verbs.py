@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pbem.delivery import calendar
+from pbem.delivery.chronicle import chronicle_context, write_press
 from pbem.delivery.replies import Reply
 from pbem.intake import authentication
 from pbem.mail.compose import thread_root
@@ -226,6 +227,7 @@ def finish(desk: Desk, words: Words) -> str:
     record = desk.record
     record.kind, record.title, record.paused, record.paused_at, record.force = over.kind, over.title, False, "", False
     record.write(desk.camp.state)
+    write_press(desk.camp)
     for report in res.reports:
         desk.mailings += _report_mails(desk, over, report)
     return "the campaign is over; the final report goes to every player and the GM"
@@ -237,7 +239,8 @@ def _report_mails(desk: Desk, stage: Stage, report: Report) -> list[Reply]:
     people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
     if report.public and "gm" not in audience:
         people.append(settings.gm)
-    base = {"campaign": settings, "now": desk.now, "schedule": settings.schedule, "stage": stage}
+    base = {"campaign": settings, "now": desk.now, "schedule": settings.schedule, "stage": stage,
+            **chronicle_context(desk.camp)}
     root = thread_root(desk.camp.name, settings.domain)      # threaded with the turn reports
     return [Reply(f"turn-{stage.turn}/end/{report.key or report.kind}/{person.email}", (person.email,),
                   f"[{desk.camp.name}] {report.subject}", report.kind, base | report.context,

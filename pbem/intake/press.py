@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.delivery.chronicle import quoted
 from pbem.delivery.replies import Reply
 from pbem.forum.queue import enqueue_post
 from pbem.intake.between import Between
 from pbem.intake.envelope import PressBlock
 from pbem.kit.orders import InvalidOrder, OrderProblem
-from pbem.kit.texts import md_escape_prose
+from pbem.kit.texts import md_escape
 from pbem.state.campaign import Player
 from pbem.state.schedule import iso
 
@@ -112,12 +113,11 @@ def shown(player: Player) -> str:
 def press_mail(mail: Between, block: PressBlock, reader: Player, sender: str, names: str) -> Reply:
     settings = mail.camp.settings
     context = {"campaign": settings, "now": mail.now, "schedule": settings.schedule, "reader": reader,
-               "sender": sender, "names": names, "lines": block.text.splitlines(), "stage": mail.stage.title}
+               "sender": sender, "names": names, "quoted": quoted(block.text), "stage": mail.stage.title}
     return Reply(f"press/{mail.key}/{block.line_no}/{reader.id}", (reader.email,),
                  f"[{mail.camp.name}] press from {sender}", "press", context, auto_reply=False,
                  headers=(("Reply-To", settings.address),), kind="press")
 
 
 def text_post(sender: str, text: str) -> str:
-    quoted = "\n".join(f"> {md_escape_prose(line)}" if line.strip() else ">" for line in text.splitlines())
-    return f"Press from {sender} to everyone:\n\n{quoted}\n"
+    return f"Press from {md_escape(sender)} to everyone:\n\n" + "\n".join(quoted(text)) + "\n"
