@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from pbem.delivery import calendar
 from pbem.delivery.bbcode import to_bbcode
@@ -54,6 +55,8 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
                                             inline_images=picture_mail.inline_images(pictures, settings.domain),
                                             attachments=(*(picture_mail.attachments(pictures)
                                                            if settings.reports.get("attach_svg") else ()), *event))
+        if settings.players_at(address):         # "unsubscribe" in his mail client: the digest, never resigning
+            msg["List-Unsubscribe"] = f"<mailto:{settings.address}?subject={quote(f'[{camp.name}] MAIL digest')}>"
         enqueue(camp.folder, msg)
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,

@@ -189,7 +189,10 @@ class PlayerMail:
         }
         mask = reply_mask(self.camp, self.sub, player)
         shown = {key: masked(context[key], mask) for key in ("accepted", "problems", "notes")}
-        return masked_subject(answer(self.camp, self.sub, self.now, "ack", context | shown), mask)
+        reply = masked_subject(answer(self.camp, self.sub, self.now, "ack", context | shown), mask)
+        plain = not context["problems"] and not words - {"READY", "WAIT", "CLEAR"}   # nothing asked, nothing wrong
+        reply.kind = "ack" if plain else ""          # a plain one may wait for a daily digest
+        return reply
 
     def closes_early(self, stage: Stage) -> bool:
         """The stage may close before the deadline on him: he is ready and the campaign allows it."""

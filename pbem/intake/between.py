@@ -18,13 +18,34 @@ from datetime import datetime
 
 from pbem.delivery import calendar
 from pbem.delivery.digest import CHOICES, choose
-from pbem.delivery.replies import Reply
+from pbem.delivery.replies import Outcome, Reply
+from pbem.intake.answers import answer
+from pbem.intake.envelope import Envelope, campaign_tag
+from pbem.mail.message import Submission
 from pbem.rulesets.base import Stage
 from pbem.stages import absence
 from pbem.stages.record import StageRecord
 from pbem.state.campaign import Campaign, Player
 
 WORDS = ("ABSENT", "STANDING", "MAIL")
+UNSUBSCRIBE = ("MAIL DIGEST", "UNSUBSCRIBE")
+"""What a mail client's "unsubscribe" (List-Unsubscribe on every report) sends, as its subject
+or its only line: it switches the player to the daily digest and never resigns him."""
+
+
+def unsubscribe(camp: Campaign, sub: Submission, env: Envelope, now: datetime) -> Outcome | None:
+    """An unsigned unsubscribe from a player's own address: his mail becomes a daily digest (a
+    forged one costs him nothing but a digest, which `MAIL immediate` undoes); None for other mail."""
+    subject = " ".join(sub.subject.replace(f"[{campaign_tag(sub.subject)}]", "").split()).upper()
+    lines = [line.upper() for _, line in env.lines] + [c.upper() for _, c in env.commands]
+    if env.player or env.gm or not (subject in UNSUBSCRIBE or (len(lines) == 1 and lines[0] in UNSUBSCRIBE)):
+        return None
+    players = camp.settings.players_at(sub.sender)
+    if len(players) != 1:
+        return None
+    note = choose(camp, players[0].id, "digest")
+    reply = answer(camp, sub, now, "unsubscribed", {"player": players[0], "note": note})
+    return Outcome([reply], note="unsubscribe: daily digest")
 
 
 @dataclass
@@ -48,10 +69,12 @@ class Between:
         return [self.mail(arg)]
 
     def mail(self, arg: str) -> str:
-        choice = arg.strip().lower()
-        if choice not in CHOICES:
-            raise ValueError(f"choose one of {', '.join(CHOICES)}, e.g. MAIL digest")
-        return choose(self.camp, self.player.id, choice)
+        words = arg.split()
+        choice = words[0].lower() if words else ""
+        if choice not in CHOICES or len(words) > 2:
+            raise ValueError(f"choose one of {', '.join(CHOICES)}, and for a digest your time zone if you like, "
+                             "e.g. MAIL digest Europe/Berlin")
+        return choose(self.camp, self.player.id, choice, words[1] if len(words) > 1 else "")
 
     def standing(self) -> list[str]:
         if not self.lines:

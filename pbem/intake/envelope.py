@@ -8,7 +8,9 @@
 
 Engine commands, on a line of their own: HELP, STATUS, CLEAR (withdraw the
 orders on file), READY (the stage may close early with the orders on file), WAIT (not before
-the deadline, until READY or CLEAR), PASSWORD <new secret>. The game master signs with
+the deadline, until READY or CLEAR), PASSWORD <new secret>, and between deadlines ABSENT,
+STANDING (alone on its line) and MAIL (pbem/intake/between.py); `PRESS TO ...` opens a block of
+press up to `END PRESS`, never read as orders (pbem/intake/press.py). The game master signs with
 `GM <secret>` instead of PLAYER. Envelope lines carry secrets and are never
 quoted back.
 
@@ -95,7 +97,9 @@ def read_envelope(subject: str, text: str) -> Envelope:
             env.player, env.secret = who, secret.strip()
         elif keyword == "GM":
             env.gm, env.secret = True, rest.strip()
-        elif keyword in ENGINE_COMMANDS:
+        elif keyword in ENGINE_COMMANDS and not (keyword == "STANDING" and rest.strip()):
+            # STANDING alone is the engine's (pbem/stages/absence.py); with a word it is a rule
+            # system's order (Conquest's `STANDING team`)
             env.commands.append((no, f"{keyword} {rest.strip()}".strip()))
         else:
             env.lines.append((no, line))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.delivery import calendar
+from pbem.delivery.digest import hold
 from pbem.delivery.mails import build_mail
 from pbem.delivery.outqueue import enqueue
 from pbem.delivery.replies import Reply
@@ -75,4 +76,5 @@ def tell_opponents(camp: Campaign, ruleset: AnyRuleset, stage: Stage, pid: str, 
         if reader.id in stage.owing and reader.id != pid:
             reply = Reply(f"{key}/{reader.id}", (reader.email,), f"[{camp.name}] {who.name} {what}",
                           "absence_notice", context | {"reader": reader}, auto_reply=False, kind="notice")
-            enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+            if not hold(camp, ruleset, reply, now):
+                enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
