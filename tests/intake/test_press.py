@@ -135,4 +135,5 @@ def test_all_press_is_published_in_the_final_report_and_the_chronicle(tmp_path: 
     camp = run(camp, 2)
     [final] = [m for m in outbox(camp) if "Final report" in str(m["Subject"]) and "ger@" in str(m["To"])]
     assert "Vive la France!" in text(final) and "France to" in text(final)
+    assert "| Player fra | 0 | 0 | 0 | 0 |" in text(final)            # the on-time record, to everyone
     assert "Vive la France!" in (camp.folder / "history" / "press.md").read_text()

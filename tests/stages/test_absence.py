@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from pbem.cli import main
 from pbem.stages.record import StageRecord
 from pbem.state.campaign import Campaign
@@ -93,3 +95,16 @@ def test_a_short_absence_holds_the_deadline_where_the_campaign_says_so(tmp_path:
     camp = run(camp)
     assert StageRecord.read(camp.state).deadline == "2026-12-01T20:00:00+00:00"
     assert "the deadline of Turn 1: orders waits for it" in " ".join(ack(camp, "b1").split())
+
+
+def test_pbem_status_shows_each_players_record_and_who_is_away(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    camp = campaign(tmp_path)
+    put(camp, "b1", BLUE + "ABSENT 2026-11-29 2026-12-02\n", sender=BOB)
+    put(camp, "r1", RED + "R-1 M T25\n")
+    camp = run(camp)
+    run(camp, AFTER_DEADLINE)
+    capsys.readouterr()
+    assert main(["status", "--root", str(camp.folder.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "red          1 of 1 stages answered, 0 missed, 0 while absent (0 absence days taken)" in out
+    assert "blue         0 of 1 stages answered, 0 missed, 1 while absent (4 absence days taken)" in out
