@@ -97,7 +97,7 @@ def test_a_short_absence_holds_the_deadline_where_the_campaign_says_so(tmp_path:
     assert "the deadline of Turn 1: orders waits for it" in " ".join(ack(camp, "b1").split())
 
 
-def test_pbem_status_shows_each_players_record_and_who_is_away(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pbem_status_shows_each_players_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     camp = campaign(tmp_path)
     put(camp, "b1", BLUE + "ABSENT 2026-11-29 2026-12-02\n", sender=BOB)
     put(camp, "r1", RED + "R-1 M T25\n")
