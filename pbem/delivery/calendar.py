@@ -47,8 +47,9 @@ def uid(camp: Campaign, turn: int, kind: str, generation: int, player: str = "")
 
 
 def own_events(stage: Stage, players: tuple[Player, ...]) -> bool:
-    """A stage owed by some players only (a battle window): each of them gets his own event."""
-    return bool(stage.owing) and set(stage.owing) != {p.id for p in players}
+    """A battle window (a stage kind naming a battle, or a stage owed by some players only, as
+    Conquest's setup and results windows are): each of its players gets his own event."""
+    return bool(stage.owing) and ("battle" in stage.kind or set(stage.owing) != {p.id for p in players})
 
 
 def event(camp: Campaign, stage: Stage, generation: int, deadline: datetime, now: datetime,
@@ -62,7 +63,7 @@ def event(camp: Campaign, stage: Stage, generation: int, deadline: datetime, now
     ev.add("dtstart", deadline - LEAD)
     ev.add("dtend", deadline)
     ev.add("sequence", sequence(camp.state, generation))
-    what = "your battle: orders due" if own else "orders due"
+    what = "your battle: due" if "battle" in stage.kind else "your orders due" if own else "orders due"
     ev.add("summary", f"[{camp.name}] {stage.title}: {what}")
     ev.add("description", f"Deadline of {stage.title} in {settings.title}. Send your orders to "
                           f"{settings.address} before {settings.schedule.show(deadline)}. "

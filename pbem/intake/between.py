@@ -137,9 +137,7 @@ class Between:
         if due is None or not calendar.own_events(self.stage, self.camp.settings.players) or \
                 self.player.id not in self.stage.owing or absence.away(self.camp, self.player.id, due) is None:
             return
-        self.alerts.append(f"{self.player.name} is absent at the deadline of {self.stage.title}, a battle he owes "
-                           "orders in: EXTEND or DECIDE to reschedule it, or at the deadline the rules for a battle "
-                           "not reported apply (his standing orders, else the defaults).")
+        self.alerts.append(absence.battle_alert(self.player.name, self.stage.title))
         for mail in self.mailings:
             opponent = next((p for p in self.camp.settings.players if p.email in mail.to), None)
             if opponent is not None and opponent.id in self.stage.owing:

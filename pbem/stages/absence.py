@@ -125,6 +125,13 @@ def held_deadline(camp: Campaign, stage: Stage, deadline: datetime) -> datetime 
     return datetime.combine(last + timedelta(1), at.replace(tzinfo=None), zone)
 
 
+def battle_alert(name: str, title: str) -> str:
+    """The GM's alert for a player away at the deadline of a battle window he owes orders in."""
+    return (f"{name} is absent at the deadline of {title}, a battle window he owes orders in: `EXTEND` to "
+            "reschedule it, or at the deadline the rules for a battle not reported apply (his standing orders, "
+            "else the defaults for orders not sent).")
+
+
 # -- standing orders ---------------------------------------------------------------------------
 
 def keep_standing(state: MutableMapping[str, Any], player: str, kind: str, lines: list[str]) -> None:

@@ -57,9 +57,8 @@ def at_opening(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime)
     away = absence.absent_players(camp, list(stage.owing), due)
     for pid in away:
         tell_opponents(camp, ruleset, stage, pid, now)
-    return [f"{name} is absent at the deadline of {stage.title}, a battle he owes orders in: EXTEND to "
-            "reschedule it, or at the deadline the rules for a battle not reported apply (his standing orders, "
-            "else the defaults)." for name in (p.name for p in camp.settings.players if p.id in away)]
+    return [absence.battle_alert(name, stage.title) for name in (p.name for p in camp.settings.players if p.id in away)]
+
 
 
 def tell_opponents(camp: Campaign, ruleset: AnyRuleset, stage: Stage, pid: str, now: datetime) -> None:

@@ -72,3 +72,27 @@ def test_a_player_owing_nothing_in_the_next_stage_gets_no_event(camp: Campaign) 
     record = StageRecord.read(camp.state)
     assert record.kind                                          # some stage is open
     assert all(not events(m) for m in outbox(camp, "gm@"))
+
+
+@pytest.fixture
+def battle(tmp_path: Path) -> Campaign:
+    """R-1 (T25) and B-1 (T27) both move into T26: a battle window opens."""
+    camp = dr_campaign(tmp_path / "battle", {"R-1": "T25", "B-1": "T27"})
+    put(camp, "o1", RED + "R-1 M T26\n")
+    put(camp, "o2", BLUE + "B-1 M T26\n", sender=BOB)
+    return run(camp)
+
+
+def test_a_battle_window_gives_each_opponent_an_event_of_his_own(battle: Campaign) -> None:
+    record = StageRecord.read(battle.state)
+    assert "battle" in record.kind
+    uids = {}
+    for who in ("alice@", "bob@"):
+        [mail] = [m for m in outbox(battle, who) if events(m)]
+        uid, _, end = one_event(mail)
+        assert end == record.due and "your battle" in str(events(mail)[0].walk("VEVENT")[0]["summary"])
+        uids[who] = uid
+    assert uids["alice@"].startswith(f"rift.turn-1.g{record.generation}.{record.kind}.red@")
+    assert uids["bob@"].startswith(f"rift.turn-1.g{record.generation}.{record.kind}.blue@")
+    feed = Calendar.from_ical(feed_path(battle).read_bytes())
+    assert set(uids.values()) <= {str(ev["uid"]) for ev in feed.walk("VEVENT")}

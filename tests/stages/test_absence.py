@@ -108,3 +108,31 @@ def test_pbem_status_shows_each_players_record(tmp_path: Path, capsys: pytest.Ca
     out = capsys.readouterr().out
     assert "red          1 of 1 stages answered, 0 missed, 0 while absent (0 absence days taken)" in out
     assert "blue         0 of 1 stages answered, 0 missed, 1 while absent (4 absence days taken)" in out
+
+
+def test_absent_at_a_battle_window_the_gm_and_the_opponent_are_told_at_once(tmp_path: Path) -> None:
+    camp = dr_campaign(tmp_path, {"R-1": "T25", "B-1": "T27"}, rules={"absence": {"days_per_year": 30}})
+    put(camp, "o1", RED + "R-1 M T26\n")
+    put(camp, "o2", BLUE + "B-1 M T26\n", sender=BOB)
+    camp = run(camp)
+    record = StageRecord.read(camp.state)
+    assert "battle" in record.kind and record.due is not None
+    day = record.due.date().isoformat()
+    put(camp, "b1", BLUE + f"ABSENT {day} {day}\n", sender=BOB)
+    camp = run(camp, T0 + timedelta(hours=2))
+    alerts = [body(m) for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
+    assert any("Bob is absent at the deadline of" in " ".join(a.split()) for a in alerts)
+    [notice] = [m for m in outbox(camp, "alice@") if "is away" in str(m["Subject"])]
+    assert "owes orders in" in " ".join(body(notice).split())
+
+
+def test_a_battle_window_opening_during_an_absence_tells_the_gm_and_the_opponent(tmp_path: Path) -> None:
+    camp = dr_campaign(tmp_path, {"R-1": "T25", "B-1": "T27"}, rules={"absence": {"days_per_year": 30}})
+    put(camp, "o1", RED + "R-1 M T26\n")
+    put(camp, "o2", BLUE + "B-1 M T26\nABSENT 2026-11-23 2026-12-20\n", sender=BOB)
+    camp = run(camp)
+    assert "battle" in StageRecord.read(camp.state).kind
+    alerts = [" ".join(body(m).split()) for m in outbox(camp, "gm@") if "attention" in str(m["Subject"])]
+    assert any("Bob is absent at the deadline of" in a for a in alerts)
+    opened = [m for m in outbox(camp, "alice@") if "is away" in str(m["Subject"]) and "owes orders in" in body(m)]
+    assert len(opened) == 1
