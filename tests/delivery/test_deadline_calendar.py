@@ -96,3 +96,20 @@ def test_a_battle_window_gives_each_opponent_an_event_of_his_own(battle: Campaig
     assert uids["bob@"].startswith(f"rift.turn-1.g{record.generation}.{record.kind}.blue@")
     feed = Calendar.from_ical(feed_path(battle).read_bytes())
     assert set(uids.values()) <= {str(ev["uid"]) for ev in feed.walk("VEVENT")}
+
+
+def test_the_welcome_carries_the_first_stages_deadline(tmp_path: Path) -> None:
+    from pbem.gm.creation import create
+    from tests.support.engine_helpers import PLAYERS, SECRETS
+
+    mail = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
+    camp, _ = create(tmp_path / "campaigns", "rift", "daemon_rift", "rift_valley", list(PLAYERS), "gm@test.localhost",
+                     T0, transport=mail, fixed_secrets=SECRETS, welcome=True)
+    camp = run(camp)
+    record = StageRecord.read(camp.state)
+    owing = [m for m in outbox(camp, "alice@") if "welcome" in str(m["Subject"])]
+    assert len(owing) == 1
+    uid, seq, end = one_event(owing[0])                  # the army lists Alice owes first
+    assert uid.startswith(f"rift.turn-{record.turn}.g{record.generation}.{record.kind}@") and end == record.due
+    assert (camp.folder / "history" / "rift.ics").exists()
+    assert not [m for m in outbox(camp, "gm@") if events(m)]
