@@ -114,6 +114,8 @@ def mail(desk: Desk, sub: Submission, env: Envelope) -> Outcome:
     adds the list of the verbs open now (after the mail's commands ran)."""
     lines = [f"{no}: {run(desk, text.split())}" for no, text in env.lines + env.commands]
     lines += [f"{p.line_no}: {p.reason}" for p in env.problems]
+    lines += [f"{block.line_no}: not done: PRESS is between players; write to them directly, or put it in "
+              "a NOTE for the turn report" for block in env.press]
     asked = any(text.split()[0].upper() == "HELP" for _, text in env.lines + env.commands if text.split())
     verbs = open_verbs(desk) if asked else []
     mask = reply_mask(desk.camp, sub, desk.camp.settings.gm)

@@ -68,3 +68,13 @@ def test_an_unsigned_unsubscribe_from_a_players_address_switches_to_the_digest(c
     [answer] = [m for m in outbox(camp, "alice@") if m["In-Reply-To"] == "<u1@test.localhost>"]
     assert "an unsubscribe never resigns a seat" in " ".join(body(answer).split())
     assert [p.id for p in camp.settings.players] == ["red", "blue"]
+
+
+def test_reports_only_drops_plain_acks_and_keeps_press_for_the_digest(camp: Campaign) -> None:
+    put(camp, "b2", BLUE + "MAIL reports-only\n", sender=BOB)
+    camp = run(camp, T0 + timedelta(hours=2))
+    put(camp, "b3", BLUE + "B-1 H\n", sender=BOB)
+    put(camp, "r1", RED + "PRESS TO Blue\nA word, friend.\nEND PRESS\n")
+    camp = run(camp, T0 + timedelta(hours=3))
+    assert not [m for m in outbox(camp, "bob@") if m["In-Reply-To"] == "<b3@test.localhost>"]
+    assert [item["subject"] for item in camp.state["digest"]["blue"]] == ["[rift] press from Alice (Red)"]

@@ -136,3 +136,17 @@ def test_a_battle_window_opening_during_an_absence_tells_the_gm_and_the_opponent
     assert any("Bob is absent at the deadline of" in a for a in alerts)
     opened = [m for m in outbox(camp, "alice@") if "is away" in str(m["Subject"]) and "owes orders in" in body(m)]
     assert len(opened) == 1
+
+
+def test_a_rollback_keeps_absences_and_press_but_counts_the_replayed_stages_again(tmp_path: Path) -> None:
+    camp = campaign(tmp_path)
+    put(camp, "b1", BLUE + "B-1 H\nABSENT 2026-12-20 2026-12-21\n", sender=BOB)
+    put(camp, "r1", RED + "R-1 M T25\nPRESS TO Blue\nHello\nEND PRESS\n")
+    camp = run(camp)
+    assert StageRecord.read(camp.state).turn == 2 and camp.state["reliability"]
+    assert main(["rollback", str(camp.folder)]) == 0
+    camp = Campaign(camp.folder)
+    assert StageRecord.read(camp.state).turn == 1
+    assert camp.state["absences"]["blue"] == [{"from": "2026-12-20", "to": "2026-12-21"}]
+    assert [p["text"] for p in camp.state["press"]] == ["Hello"]
+    assert "reliability" not in camp.state
