@@ -47,33 +47,32 @@ def relay(mail: Between, block: PressBlock, secret: str) -> str:
         raise ValueError("this campaign has no press ([rules.press] enabled = false)")
     if not rules.open_in(mail.stage.kind):
         raise ValueError(f"press is open only in these stages: {', '.join(rules.stages)}; now is {mail.stage.title}")
-    grey, readers = audience(mail, block.header)
+    grey, readers, everyone = audience(mail, block.header)
     if grey and not rules.grey:
         raise ValueError("this campaign allows no grey (anonymous) press ([rules.press] grey = false)")
     refusal(block, secret)
     sender = "an anonymous player (grey press)" if grey else shown(mail.player)
-    names = "everyone" if len(readers) == len(others(mail)) and len(readers) > 1 else \
-        ", ".join(shown(p) for p in readers)
+    names = "everyone" if everyone else ", ".join(shown(p) for p in readers)
     mail.camp.state.setdefault("press", []).append({
         "at": iso(mail.now), "turn": mail.stage.turn, "stage": mail.stage.title, "from": "" if grey else mail.player.id,
         "to": [p.id for p in readers], "text": block.text})
     for reader in readers:
         mail.mailings.append(press_mail(mail, block, reader, sender, names))
-    if rules.forum and names == "everyone" and mail.camp.settings.forum:
+    if rules.forum and everyone and mail.camp.settings.forum:
         enqueue_post(mail.camp.folder, f"press/{mail.key}/{block.line_no}",
                      f"[{mail.camp.name}] press from {sender}", text_post(sender, block.text))
     return f"PRESS to {names}: relayed{' without your name' if grey else ''}."
 
 
-def audience(mail: Between, header: str) -> tuple[bool, list[Player]]:
-    """(grey, readers) of `TO ...` / `GREY TO ...`; a ValueError for a header that names nobody."""
+def audience(mail: Between, header: str) -> tuple[bool, list[Player], bool]:
+    """(grey, readers, to all) of `TO ...` / `GREY TO ...`; a ValueError for a header that names nobody."""
     words = header.split()
     grey = bool(words) and words[0].upper() == "GREY"
     words = words[1:] if grey else words
     if not words or words[0].upper() != "TO" or len(words) < 2:
         raise ValueError("write PRESS TO <players> (or PRESS TO ALL), then the text, then END PRESS")
     if [w.upper() for w in words[1:]] == ["ALL"]:
-        return grey, others(mail)
+        return grey, others(mail), True
     readers: list[Player] = []
     settings = mail.camp.settings
     for name in words[1:]:
@@ -85,7 +84,7 @@ def audience(mail: Between, header: str) -> tuple[bool, list[Player]]:
             readers.append(reader)
     if not readers:
         raise ValueError("it names nobody but you")
-    return grey, readers
+    return grey, readers, False
 
 
 def refusal(block: PressBlock, secret: str) -> None:
