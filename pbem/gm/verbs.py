@@ -165,6 +165,8 @@ def resume(desk: Desk, words: Words) -> str:
         return "campaign resumed; nobody is mailed (no deadline was running)"
     record.due = due + max(desk.now - parse_time(since), timedelta(0))
     record.write(desk.camp.state)
+    calendar.moved(desk.camp.state, record.generation)      # calendars update the event, not add one
+    calendar.write_feed(desk.camp, desk.stage(), record.generation, record.due, desk.now)
     told = _resumed_mails(desk, record)
     desk.mailings += told
     shown = desk.camp.settings.schedule.show(parse_time(record.deadline))
@@ -172,12 +174,13 @@ def resume(desk: Desk, words: Words) -> str:
 
 
 def _resumed_mails(desk: Desk, record: StageRecord) -> list[Reply]:
-    settings, deadline = desk.camp.settings, parse_time(record.deadline)
+    settings, deadline, stage = desk.camp.settings, parse_time(record.deadline), desk.stage()
     key = f"resumed/{record.turn}/{record.kind}/{iso(desk.now)}"
     context = {"campaign": settings, "schedule": settings.schedule, "now": desk.now, "deadline": deadline,
                "title": record.title}
     return [Reply(f"{key}/{p.id}", (p.email,), f"[{desk.camp.name}] resumed: deadline "
-                  f"{settings.schedule.show(deadline)}", "resumed", context | {"player": p}, auto_reply=False)
+                  f"{settings.schedule.show(deadline)}", "resumed", context | {"player": p}, auto_reply=False,
+                  attachments=calendar.attachment(desk.camp, stage, record.generation, deadline, desk.now, p))
             for p in settings.players]
 
 

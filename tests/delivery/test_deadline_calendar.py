@@ -114,3 +114,13 @@ def test_the_welcome_carries_the_first_stages_deadline(tmp_path: Path) -> None:
     assert (seq, end) == (0, record.due)
     assert (camp.folder / "history" / "rift.ics").exists()
     assert not [m for m in outbox(camp, "gm@") if events(m)]
+
+
+def test_resume_after_a_pause_updates_the_event(camp: Campaign) -> None:
+    [first] = [m for m in outbox(camp, "alice@") if events(m)]
+    uid, _, _ = one_event(first)
+    assert main(["gm", str(camp.folder), "PAUSE", "--now", (T0 + timedelta(hours=2)).isoformat()]) == 0
+    assert main(["gm", str(camp.folder), "RESUME", "--now", (T0 + timedelta(days=1)).isoformat()]) == 0
+    camp = run(camp, T0 + timedelta(days=1))
+    [resumed] = [m for m in outbox(camp, "alice@") if "resumed" in str(m["Subject"])]
+    assert one_event(resumed)[:2] == (uid, 1) and one_event(resumed)[2] == StageRecord.read(camp.state).due
