@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from pbem import __version__
 from pbem.errors import UserError
@@ -57,10 +58,29 @@ OWN_HELP = {"gm"}
 """Commands whose --help is their own: `pbem gm CAMPAIGN --help` lists the campaign's GM verbs."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's errors as one line that says how to find the usage, with a suggestion for a
+    mistyped command, instead of the usage block followed by the error."""
+
+    def error(self, message: str) -> NoReturn:
+        if "invalid choice" in message and self.prog == "pbem":
+            self.exit(2, f"pbem: {unknown_command(message)} (`pbem --help` lists the commands)\n")
+        self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` shows how to call it)\n")
+
+
+def unknown_command(message: str) -> str:
+    """"invalid choice: 'aprove' (choose from ...)" as "unknown command aprove; did you mean approve?"."""
+    import difflib
+
+    typed = message.split("'")[1] if message.count("'") >= 2 else ""
+    close = difflib.get_close_matches(typed, COMMANDS, n=1, cutoff=0.6)
+    return f"unknown command {typed}" + (f"; did you mean `pbem {close[0]}`?" if close else "")
+
+
 def build_parser(wanted: str = "") -> argparse.ArgumentParser:
     """The parser; only the command being run imports its module."""
-    parser = argparse.ArgumentParser(prog="pbem", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineParser(prog="pbem", description=DESCRIPTION, epilog=EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():

@@ -8,6 +8,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pbem.commands._time import NOW_HELP, moment
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="campaign name: folder name and mail tag, e.g. rift-2026")
@@ -33,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="start at the turn and stage of a position written by hand (the rule system's position "
                         "format, TOML) instead of the opening")
     p.add_argument("--gm-email", required=True, help="your own address: GM alerts go there, GM commands come from it")
+    p.add_argument("--now", metavar="TIME", help=NOW_HELP + "; the first deadline counts from it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     from pbem.errors import UserError
     from pbem.gm.creation import CreationError, argument_problems, choose_map, create, read_players, warnings
     from pbem.gm.positions import read_position
+
+    now = moment(args.now, "--now") if args.now else datetime.now(UTC)
 
     players, labels, problems = read_players(args.player)
     problems += argument_problems(args.root, args.name, args.ruleset, players, args.gm_email, labels,
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if problems:
             raise CreationError(problems)
-        camp, _ = create(args.root, args.name, args.ruleset, map_name, players, args.gm_email, datetime.now(UTC),
+        camp, _ = create(args.root, args.name, args.ruleset, map_name, players, args.gm_email, now,
                          welcome=True, address=args.address, timezone=args.timezone, position=position)
     except CreationError as exc:
         for problem in exc.problems:

@@ -12,6 +12,10 @@ with its purpose. Three sources:
 - `ScriptedDice`: a fixed sequence of faces: tests, and game masters entering
   rolls made at the table.
 - `SeededDice`: a seeded pseudo-random source for simulations and benchmarks.
+
+Dice rolled at the table and typed in by a person (`pbem.kit.typed_dice`) are `TypedRoll`s:
+logged with who typed them, shown so in reports, and never recomputed by `verify` (a typed
+roll takes no face from the secret).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 _SPEC = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*$")
 
@@ -60,6 +65,17 @@ class Roll:
         return f"{self.purpose}: {count}D{self.sides} = {faces} = {self.total}"
 
 
+@dataclass(frozen=True)
+class TypedRoll(Roll):
+    """A roll made with real dice and typed in by `typed_by`: nobody can recompute it, so every
+    place that shows it says who typed it."""
+
+    typed_by: str = ""
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} (typed by {self.typed_by})"
+
+
 class DiceExhausted(RuntimeError):
     """A scripted sequence ran out: the test or the GM gave too few rolls."""
 
@@ -80,6 +96,10 @@ class Dice:
 
     def d6(self, purpose: str) -> int:
         return self.roll(purpose).total
+
+    def finish(self) -> None:
+        """Called once a resolution has rolled all it needs: a source that must be used up
+        exactly (the GM's list of typed dice) raises here when rolls are left over."""
 
     def _face(self, n: int, purpose: str, sides: int) -> int:
         raise NotImplementedError
@@ -192,11 +212,30 @@ def stage_salt(campaign: str, turn: int, stage: str, submissions_digest: str) ->
 
 
 def verify(secret: str, salt: str, rolls: Iterable[Roll]) -> list[str]:
-    """Recompute logged rolls; returns one message per roll that does not match."""
+    """Recompute logged rolls; returns one message per roll that does not match. Typed rolls are
+    skipped: they were not derived from the secret and took none of its faces."""
     replay = CommittedDice(secret, salt)
     problems = []
     for logged in rolls:
+        if isinstance(logged, TypedRoll):
+            continue
         again = replay.roll(logged.purpose, len(logged.faces), logged.sides)
         if again.faces != logged.faces:
             problems.append(f"roll {logged.n} ({logged.purpose}): logged {logged.faces}, recomputed {again.faces}")
     return problems
+
+
+def logged_roll(entry: dict[str, Any]) -> Roll:
+    """A roll as `history/<turn>/dice.toml` stores it (`typed_by` only on a typed roll)."""
+    n, purpose, sides, faces = int(entry["n"]), str(entry["purpose"]), int(entry["sides"]), tuple(entry["faces"])
+    if entry.get("typed_by"):
+        return TypedRoll(n, purpose, sides, faces, str(entry["typed_by"]))
+    return Roll(n, purpose, sides, faces)
+
+
+def log_entry(roll: Roll) -> dict[str, Any]:
+    """The stored form of a roll: `logged_roll` reads it back."""
+    entry: dict[str, Any] = {"n": roll.n, "purpose": roll.purpose, "sides": roll.sides, "faces": list(roll.faces)}
+    if isinstance(roll, TypedRoll):
+        entry["typed_by"] = roll.typed_by
+    return entry

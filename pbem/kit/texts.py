@@ -29,6 +29,11 @@ TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])|(?<=\n)(?=[>#+-])")
 
 
+def counted(number: int, word: str) -> str:
+    """`1 unit`, `2 units`: a count with its noun, plural by an s."""
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
 def md_escape(value: Any) -> str:
     """Player text made inert in Markdown, readable as plain text: Markdown's own characters
     get a backslash, and so does a line of it that would open a quote, heading or list;

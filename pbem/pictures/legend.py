@@ -73,7 +73,7 @@ def _signs(places: PlaceMap, scene: Scene) -> list[Item]:
             out.append((_line(colour, min(width, 4.0), dashes), words))
     terrains = {places.terrain(p) for p in places.places()}
     out += _grounds(terrains)
-    out += [(_glyph(mark, "#222222"), terrain) for terrain, mark in palette.TERRAIN_MARK.items()
+    out += [(_glyph(mark, "#222222"), terrain.replace("_", " ")) for terrain, mark in palette.TERRAIN_MARK.items()
             if terrain in terrains]
     return out
 

@@ -19,13 +19,14 @@ PATTERNS = ("", "hatch", "dots", "cross", "vertical", "horizontal", "rings", "zi
 TERRAIN = {
     "clear": "#f3efe0", "countryside": "#f3efe0", "land": "#f3efe0", "coast": "#f3efe0",
     "woods": "#dfe9d3", "wood": "#dfe9d3", "hills": "#ece2cc", "mountain": "#e0dcd6",
+    "all_mountains": "#e0dcd6",
     "swamp": "#dde6e0", "marsh": "#dde6e0", "river": "#e4eef2", "shore": "#eef0e6",
     "sea": "#cfe3f1", "lake": "#cfe3f1",
 }
 UNKNOWN_TERRAIN = "#f3efe0"
 NEAR = 80.0            # colours closer than this (see `distance`) are hard to tell apart on a map
-TERRAIN_MARK = {"woods": "♣", "wood": "♣", "hills": "∩", "mountain": "▲", "swamp": "≈", "marsh": "≈",
-                "river": "~", "shore": "◠"}
+TERRAIN_MARK = {"woods": "♣", "wood": "♣", "hills": "∩", "mountain": "▲", "all_mountains": "▲", "swamp": "≈",
+                "marsh": "≈", "river": "~", "shore": "◠"}
 
 
 def colour_of(name: str, index: int) -> str:

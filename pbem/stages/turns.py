@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.kit import dice as dicemod
 from pbem.rulesets.base import AnyRuleset, Context, Stage
@@ -126,20 +126,30 @@ def commitment(camp: Campaign, turn: int) -> str:
     return dicemod.commitment(turn_secret(camp, turn))
 
 
-def stage_dice(camp: Campaign, stage: Stage) -> dicemod.CommittedDice:
+def stage_salt(camp: Campaign, stage: Stage) -> str:
+    """The stage's salt (pbem.kit.dice.stage_salt), bound to the receipts it resolves."""
     receipts = sorted(f"{p}:{s.get('receipt', '')}" for p, s in camp.state.get("submissions", {}).items())
     digest = hashlib.sha256("\n".join(receipts).encode()).hexdigest()
-    salt = dicemod.stage_salt(camp.name, stage.turn, stage.kind, digest)
-    return dicemod.CommittedDice(turn_secret(camp, stage.turn), salt)
+    return dicemod.stage_salt(camp.name, stage.turn, stage.kind, digest)
 
 
-def log_dice(camp: Campaign, turn: int, stage: str, dice: dicemod.CommittedDice) -> None:
+def stage_dice(camp: Campaign, stage: Stage) -> dicemod.CommittedDice:
+    return dicemod.CommittedDice(turn_secret(camp, stage.turn), stage_salt(camp, stage))
+
+
+class StageDice(Protocol):
+    """A stage's dice as the log keeps them: committed ones, or typed ones standing in for them."""
+
+    salt: str
+    log: list[dicemod.Roll]
+
+
+def log_dice(camp: Campaign, turn: int, stage: str, dice: StageDice) -> None:
     path = camp.history(turn) / "dice.toml"
     data: dict[str, Any] = read_toml(path) if path.exists() else {"turn": turn, "commitment": commitment(camp, turn),
                                                                   "stages": []}
     data["stages"] = [s for s in data["stages"] if s["salt"] != dice.salt] + [{
-        "stage": stage, "salt": dice.salt,
-        "rolls": [{"n": r.n, "purpose": r.purpose, "sides": r.sides, "faces": list(r.faces)} for r in dice.log],
+        "stage": stage, "salt": dice.salt, "rolls": [dicemod.log_entry(r) for r in dice.log],
     }]
     write_toml(path, data, header="# Every die of this turn; verify with `pbem verify-dice`.")
 
@@ -293,7 +303,7 @@ def receipts(camp: Campaign) -> dict[str, str]:
     return {p: s.get("receipt", "") for p, s in camp.state.get("submissions", {}).items()}
 
 
-def engine_context(camp: Campaign, stage: Stage, dice: dicemod.CommittedDice, missing: Iterable[str],
+def engine_context(camp: Campaign, stage: Stage, dice: dicemod.Dice, missing: Iterable[str],
                    now: datetime) -> dict[str, Any]:
     """What every report can use besides the rule system's own context."""
     names = {p.id: p for p in camp.settings.players}

@@ -9,6 +9,8 @@ from pbem.delivery.mails import alert_gm
 from pbem.delivery.replies import Outcome
 from pbem.delivery.reports import queue_report
 from pbem.intake.isolation import is_injected, one_line
+from pbem.kit.dice import CommittedDice
+from pbem.kit.typed_dice import TypedDice
 from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Stage
 from pbem.stages import reliability, turns
 from pbem.stages.record import Question, StageRecord
@@ -33,12 +35,15 @@ def resolve_due(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: TickLog
         resolve_stage(camp, ruleset, stage, now, log)
 
 
-def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog) -> None:
+def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: datetime, log: TickLog,
+                  typed: TypedDice | None = None) -> None:
+    """Resolve `stage` with the turn's committed dice, or with `typed` ones rolled at the table
+    (pbem.kit.typed_dice: they raise, before anything is written, when they do not fit)."""
     ctx = turns.context(camp, now)
     away = stand_in(camp, ruleset, stage, now)      # first: standing orders are on file as the dice are drawn
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
     missing = [p for p in turns.missing_players(camp, stage) if p not in away]     # absent is not missed
-    dice = turns.stage_dice(camp, stage)
+    dice: CommittedDice | TypedDice = turns.stage_dice(camp, stage) if typed is None else typed
     gen = turns.stage_generation(camp)      # read before the next stage opens with a new one
     owed = ruleset.gm_pending(ctx)          # what the GM owed before: asked again if the next stage still waits
     try:
@@ -46,6 +51,7 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     except GMDecisionNeeded as need:
         ask_gm(camp, ruleset, stage, need, now, log)
         return
+    dice.finish()
     turns.log_dice(camp, stage.turn, stage.kind, dice)
     reliability.count(camp.state, stage, missing, away)
     extra = turns.engine_context(camp, stage, dice, missing, now)

@@ -22,6 +22,7 @@ from pbem.mail.compose import thread_root
 from pbem.state.campaign import Campaign
 from pbem.state.schedule import parse_time
 from pbem.tick.engine import tick
+from tests.support.club import reply_to, said, text
 
 ADDRESS = "rift@games.localhost"
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -73,27 +74,6 @@ class Table:
         return f"<{mid}>"
 
 
-def text(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    assert part is not None
-    return str(part.get_content())
-
-
-def to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:
-    return [m for m in mails if address in str(m["To"])]
-
-
-def one(mails: list[EmailMessage], address: str, subject: str) -> str:
-    found = [m for m in to(mails, address) if subject in str(m["Subject"])]
-    assert len(found) == 1, (address, subject, [str(m["Subject"]) for m in to(mails, address)])
-    return text(found[0])
-
-
-def reply_to(mails: list[EmailMessage], mid: str) -> str:
-    [found] = [m for m in mails if m["In-Reply-To"] == mid]
-    return text(found)
-
-
 def shown(table: Table) -> str:
     """The open stage's deadline as the campaign shows it."""
     camp = table.camp
@@ -127,7 +107,7 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
     every += welcome
     assert sorted(str(m["To"]) for m in welcome) == [ALICE, BOB, GM]
     for address, pid in ((ALICE, "red"), (BOB, "blue")):
-        body = one(welcome, address, "welcome")
+        body = said(welcome, address, "welcome")
         assert f"send every message to **{ADDRESS}**" in body
         found = re.search(rf"```\nPLAYER {pid} (\S+)\n```", body)       # the line to copy
         assert found is not None
@@ -135,7 +115,7 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
         assert "## First: Turn 1: army lists" in body and "at most 2250 points" in body
         assert f"Deadline: **{shown(table)}**" in body and "CET" in shown(table)
         assert "## Where you start" in body and "next to" in body and "## How to write" in body
-    gm_welcome = one(welcome, GM, "welcome")
+    gm_welcome = said(welcome, GM, "welcome")
     assert re.search(r"```\nGM \S+\n```", gm_welcome) and "The first stage is Turn 1: army lists" in gm_welcome
     red, blue = f"PLAYER red {table.secrets['red']}", f"PLAYER blue {table.secrets['blue']}"
 
@@ -150,14 +130,14 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
         assert f"- line 2: `LIST {token}" in ack and "## Not accepted" not in ack
         assert f"Deadline: **{due}**" in ack
     assert "2 lines read as prose and skipped: line 8 `Cheers,`, line 9 `Alice`" in reply_to(lists, first)
-    alert = one(lists, GM, "needs your attention")
+    alert = said(lists, GM, "needs your attention")
     assert "APPROVE R-1" in alert and "APPROVE B-1" in alert
     assert main(["approve", "rift", "ALL", "--root", str(table.root)]) == 0
     opened = table.tick()
     every += opened
     assert table.camp.state["stage"]["title"] == "Turn 1: orders"
     for address in (ALICE, BOB, GM):
-        body = one(opened, address, "Turn 1: orders are open")
+        body = said(opened, address, "Turn 1: orders are open")
         assert f"due by\n**{shown(table)}**" in body and "`HELP`" in body and "`PLAYER` line" in body
 
     # -- orders with a misspelt territory and a signature; the suggestion, followed as written ---
@@ -177,9 +157,9 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
     assert table.camp.state["stage"]["title"] == "Turn 2: orders"
     assert table.camp.state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T25"
     for address in (ALICE, BOB):
-        report = one(resolved, address, "Turn 1: end of turn")
+        report = said(resolved, address, "Turn 1: end of turn")
         assert f"Orders for turn 2 are due by **{shown(table)}**" in report
-        assert "R-1 M T25" in one(resolved, address, "Turn 1: movement")
+        assert "R-1 M T25" in said(resolved, address, "Turn 1: movement")
 
     # -- the GM rolls the turn back; new orders; the corrected report -----------------------------
     later = (table.now + timedelta(hours=1)).isoformat()
@@ -188,7 +168,7 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
     every += notices
     assert table.camp.state["stage"]["title"] == "Turn 1: orders"      # the approved lists are kept
     for address in (ALICE, BOB):
-        body = one(notices, address, "rolled back to Turn 1: orders")
+        body = said(notices, address, "rolled back to Turn 1: orders")
         assert "## What was undone" in body and "The campaign was at **Turn 2: orders**" in body
         assert f"Send your orders for **Turn 1: orders** again by **{shown(table)}**" in body
     table.send(f"Alice <{ALICE}>", [red, "R-1 H"])
@@ -197,8 +177,8 @@ def test_a_newcomer_campaign_from_pbem_new_to_the_corrected_report(table: Table)
     every += corrected
     assert table.camp.state["game"]["dr"]["tokens"]["R-1"]["territory"] == "T24"
     for address in (ALICE, BOB, GM):
-        assert "| R-1 | T24 | R-1 H | R-1 H |" in one(corrected, address, "Turn 1: movement")
-        assert f"Orders for turn 2 are due by **{shown(table)}**" in one(corrected, address, "Turn 1: end of turn")
+        assert "| R-1 | T24 | R-1 H | R-1 H |" in said(corrected, address, "Turn 1: movement")
+        assert f"Orders for turn 2 are due by **{shown(table)}**" in said(corrected, address, "Turn 1: end of turn")
 
     # -- every mail, read as a newcomer ---------------------------------------------------------
     root = thread_root("rift", table.camp.settings.domain)

@@ -103,6 +103,22 @@ def test_a_tick_prints_each_problem_once(camp: Campaign, capsys: Capture) -> Non
     assert out.count("broken TOML") == 1, out
 
 
+def test_a_mistyped_command_is_one_line_with_the_command_meant(capsys: Capture) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main(["aprove", "rift", "ALL"])
+    assert ended.value.code == 2
+    assert one_line_error(capsys.readouterr().err) == (
+        "pbem: unknown command aprove; did you mean `pbem approve`? (`pbem --help` lists the commands)")
+
+
+def test_a_missing_argument_is_one_line_naming_it_and_the_help(capsys: Capture) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main(["extend", "rift"])
+    assert ended.value.code == 2
+    assert one_line_error(capsys.readouterr().err) == (
+        "pbem extend: the following arguments are required: by (`pbem extend --help` shows how to call it)")
+
+
 def test_version(capsys: Capture) -> None:
     with pytest.raises(SystemExit) as done:
         main(["--version"])

@@ -260,8 +260,12 @@ def test_nul_in_an_incoming_header_never_reaches_the_reply() -> None:
     raw = (b"From: red@example.org\r\nSubject: a\x00b =?utf-8?q?c=00d?=\r\n"
            b"Message-ID: <n\x00ul@example.org>\r\n\r\nx\x00y\r\n")
     data = serialised(reply_to(raw))
-    assert b"\x00" not in data and b"=00" not in data
+    assert b"\x00" not in data
     back = message_from_bytes(data, policy=policy.default)
+    boundaries = [b.encode() for b in (part.get_boundary() for part in back.walk()) if b]
+    for boundary in boundaries:       # random digits: "=00" may be part of one
+        data = data.replace(boundary, b"")
+    assert b"=00" not in data
     assert back["Subject"] == "Re: a b c d" and "In-Reply-To" not in back
 
 

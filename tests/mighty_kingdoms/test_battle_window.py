@@ -249,7 +249,7 @@ def test_mk_bat_20_21_the_briefing_shows_tile_forces_points_on_side_defend_and_w
                      "## Blue: 500 points", "B1 (500 points, defend marker)", "On their side (not played, they "
                      "share the result): B2.", "`A1.U1` `Spearmen | Inf | 5 4+ - 4+ 12 14/16 | Phalanx | 250`",
                      "carries Blade of Slashing", "Blade of Slashing (on B1.U2)",
-                     "RESULT WIN <kingdom> or RESULT DRAW", "MOVE <your army> <tile>"):
+                     "RESULT WIN <kingdom> or RESULT DRAW", "MOVE <army> <tile>"):
         assert expected in text, expected
 
 
@@ -261,7 +261,7 @@ def test_mk_bat_20_the_report_calls_for_window_b_with_its_syntax() -> None:
                "rolls": []} | public.context
     text = render("mighty_kingdoms", "report", context)
     assert "Battle **Y1M1-B1** at T: Red against Blue." in text
-    assert "ADVANCE <your army> <tile> or ADVANCE NONE" in text and "WINMOVE <army> <tile>" in text
+    assert "ADVANCE <army> <tile> or ADVANCE NONE" in text and "WINMOVE <army> <tile>" in text
 
 
 def test_mk_pbm_7_help_names_the_players_battle_armies_and_units() -> None:

@@ -255,7 +255,7 @@ def test_mk_dep_call_shows_each_kingdom_what_to_send() -> None:
     context = {"mk": {"call": window_deployment.call(v)}}
     text = render("mighty_kingdoms", "_call_deployment", {"c": context["mk"]})
     assert "`DEPLOY <army> <tile>`" in text
-    assert "At most 1 army per village, 2 per city (your capital too) and 3 per fortress." in text
+    assert "At most 1 army per village, 2 per city (the capital too) and 3 per fortress." in text
     assert "Settlements: T1 (city, capital, room 2), T5 (fortress, room 3), T2 (village, room 1); room for 6 armies." \
         in text
     assert "Wings of Honeymaze (25 points; Hero units only), held at the capital" in text

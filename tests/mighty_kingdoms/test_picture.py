@@ -65,6 +65,22 @@ def test_the_picture_is_drawn_with_every_army_id(tmp_path: Path) -> None:
     assert 'data-id="A1"' in picture.svg and 'data-id="B1"' in picture.svg and "Y1M2-B1" in picture.svg
 
 
+def test_an_all_mountains_tile_is_drawn_apart_from_land_and_named_in_the_legend(tmp_path: Path) -> None:
+    """T15 Ravenwick of mk_three_realms is all mountains (the catalog's A2: nothing is built there): a player
+    must see that on the map, so it is not drawn in land's colour."""
+    camp = campaign(tmp_path)
+    game = RULESET.store(camp.state["game"], month())
+    picture = picture_of(RULESET, camp.settings, game, "mk-test", raster=False, now=T0)
+    assert picture is not None
+    ravenwick = picture.svg.split('data-place="T15"', 1)[1].split("</g>", 1)[0]
+    land = picture.svg.split('data-place="T1"', 1)[1].split("</g>", 1)[0]
+    fill = ravenwick.split('fill="', 1)[1][:7]
+    assert fill != land.split('fill="', 1)[1][:7]
+    assert f'fill="{fill}" stroke="#6b6b6b"/><text x="24" y="12" font-size="11" fill="#111111">all mountains</text>' \
+        in picture.svg
+    assert ">land</text>" in picture.svg and "all mountains / land" not in picture.svg
+
+
 def test_last_summers_moves_and_battles_leave_the_picture_from_deployment_to_next_month_1(tmp_path: Path) -> None:
     camp = campaign(tmp_path)
     for window, month_no, shown in (("purchases", 7, True), ("deployment", 7, False), ("orders", 1, False),

@@ -107,6 +107,7 @@ def test_a_refused_army_list_keeps_window_s_open_and_the_report_says_refused(tmp
     text = report.read_text()
     assert "Green Hold's army list was refused; the list is still owed (MK-PBM-1)." in text
     assert "Green Hold sent no army list" not in text
-    alert = next(text for to, subject, text in mails(tmp_path) if "gm@players" in to and "(green)'s army" in text)
-    assert ("Green Hold (green)'s army list was refused (the list comes to 540 points, over the limit of 500; "
+    alert = next(text for to, subject, text in mails(tmp_path)
+                 if "gm@players" in to and "needs the game master" in text)
+    assert ("Green Hold's army list was refused (the list comes to 540 points, over the limit of 500; "
             "U4 Giant: monsters are not allowed in this list)") in alert

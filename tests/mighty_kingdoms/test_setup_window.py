@@ -209,7 +209,8 @@ def test_mk_pbm_1_a_missing_list_goes_to_the_gm_and_the_player_gets_more_time(tm
     res = resolve(camp, sent(camp, c=LIST, b=LIST), ScriptedDice([]))
     st = state(camp)
     assert st.kingdoms["a"].start_tile and st.armies_of("a") == [] and st.setup.missing == ["a"]
-    assert any("Red Realm (a) has no army list" in a for a in res.gm_alerts)
+    told = "Red Realm has no army list: the deadline is extended for them. Settle it with SETLIST a"
+    assert any(told in a for a in res.gm_alerts)
     stage = RULESET.stage(ctx(camp))
     assert (stage.kind, stage.owing, stage.window) == ("lists", ("a",), "lists")
     assert RULESET.gm_pending(ctx(camp)) == [

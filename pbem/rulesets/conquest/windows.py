@@ -77,6 +77,15 @@ def parse_capitals(view: ConquestView, player: Player, lines: Lines) -> Parsed:
     return parsed
 
 
+def capitals_missing(view: ConquestView, player: Player, payload: Payload) -> list[str]:
+    """A CAPITAL list naming no legal city, with no NEWCITY tiles to fall back on, picks nothing:
+    the stage waits for a better list (or READY) rather than closing early on it."""
+    cities = payload.get("capital", {}).get("cities", [])
+    if not cities or payload.get("capital", {}).get("new_city") or not guide.no_legal_city(view, cities):
+        return []
+    return ["a CAPITAL list with a legal city"]
+
+
 CAPITALS = ConquestPhase(
     title="capital picks (window S)", window=W_CAPITALS,
     owing=without_capital,
@@ -84,6 +93,7 @@ CAPITALS = ConquestPhase(
     words=lambda view: ("CAPITAL", "NEWCITY"),
     ready=lambda view: setup.all_placed(view.state),
     waiting_for_gm=lambda view: not without_capital(view),
+    missing=capitals_missing,
     resolve=steps.capitals,
     help=guide.capitals_help,
     gm_verbs=(ConquestVerb("CAPITAL", "CAPITAL <player> <tile>",

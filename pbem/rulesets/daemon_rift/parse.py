@@ -357,12 +357,17 @@ def _order_line(ctx: _Context, parsed: Parsed, seen: dict[str, tuple[int, str]],
     parsed.accepted.append((line_no, str(order)))
 
 
+FIELD_WORDS = ("RETREAT", "ROLLOFF", "PLACE", "REMOVE", "REPAIR", "CHOOSE")
+"""The words a line that orders no token starts with."""
+
+
 def _line_token(ctx: _Context, line: str) -> str:
     """The submitter's token a line orders; anything else is not an order line."""
     first = line.replace("->", " -> ").split()[0]
     if not _TOKEN.match(first):
         raise NotAnOrder("not understood: an order starts with a token id, a field starts with "
-                           "RETREAT, ROLLOFF, PLACE, REMOVE, REPAIR or CHOOSE")
+                         + ", ".join(FIELD_WORDS[:-1]) + f" or {FIELD_WORDS[-1]}",
+                         suggestion=NameIndex({w: () for w in FIELD_WORDS}, what="order").suggest(first))
     return own_token(ctx, first).id
 
 

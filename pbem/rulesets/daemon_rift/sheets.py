@@ -28,6 +28,7 @@ at all, so a half-read sheet never rolls.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -137,10 +138,19 @@ def _read_words(out: SheetLine, words: list[str]) -> None:
             out.item = " ".join(words[i:])
             i = len(words)
         elif word not in ("ok", "unhurt"):
-            raise InvalidOrder(f"unknown word {quoted(words[i - 1])}",
-                               suggestion="killed, fled, lost N, wounds N, half, left N, start N, [WS, I]")
+            raise _unknown_word(words[i - 1])
     if out.fled:
         out.killed = False                 # fled off the table is not dead for losses (DR-LOS-3)
+
+
+SHEET_WORDS = ("killed", "fled", "lost", "wounds", "half", "left", "start", "prefer", "item")
+
+
+def _unknown_word(word: str) -> InvalidOrder:
+    """A word no sheet line has: the one it was meant to be when it is close to one (`lsot`)."""
+    close = difflib.get_close_matches(word.lower(), SHEET_WORDS, n=1, cutoff=0.6)
+    return InvalidOrder(f"unknown word {quoted(word)}; a sheet line reads killed, fled, lost N, wounds N, half, "
+                        "left N, start N or [WS, I]", suggestion=close[0] if close else "")
 
 
 def check_line(e: Entry, s: SheetLine) -> None:

@@ -27,9 +27,9 @@ SYNTAX = {
     "RESULT": "RESULT WIN <kingdom> or RESULT DRAW (RESULT <battle> WIN <kingdom> when several are open)",
     "MEDALS": "MEDALS <army.unit>, ... or MEDALS NONE",
     "SCARS": "SCARS <army.unit>, ... or SCARS NONE",
-    "MOVE": "MOVE <your army> <tile>",
-    "ADVANCE": "ADVANCE <your army> <tile> or ADVANCE NONE",
-    "TAKE": "TAKE <artefact> <your army.unit>",
+    "MOVE": "MOVE <army> <tile>",
+    "ADVANCE": "ADVANCE <army> <tile> or ADVANCE NONE",
+    "TAKE": "TAKE <artefact> <army.unit>",
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder
+from pbem.kit.texts import counted
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.mighty_kingdoms import armylist
 from pbem.rulesets.mighty_kingdoms.model import MEDAL, SCAR, SETTLEMENTS, Army, MKState, MKView
@@ -31,7 +32,7 @@ def kingdom_line(state: MKState, player: str) -> str:
 
 def army_lines(army: Army) -> list[str]:
     """The army, then each unit that bears a medal, a scar or a change since its list was written."""
-    out = [f"{army.id} in {army.tile}: {army.roster.points} points, {len(army.roster.entries)} units"]
+    out = [f"{army.id} in {army.tile}: {army.roster.points} points, {counted(len(army.roster.entries), 'unit')}"]
     for entry in army.roster.entries:
         marks = [f"{entry.total(kind)} {kind}{'s' if entry.total(kind) != 1 else ''}"
                  for kind in (MEDAL, SCAR) if entry.total(kind)]

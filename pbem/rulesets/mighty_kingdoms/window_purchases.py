@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
+from pbem.kit.texts import counted
 from pbem.rulesets.base import Player
 from pbem.rulesets.mighty_kingdoms import armylist, chronicle, purchase_parse, quests, spending, standing, winter_call
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, when
@@ -44,7 +45,7 @@ def confirm(view: MKView, ident: str) -> str:
     """MK-PBM-13: the processor checks points and forbidden categories; the GM confirms the rest."""
     army = view.state.armies[ident]
     return (f"{view.state.kingdoms[army.owner].name} recruited {ident} at {view.map.label(army.tile)} "
-            f"({army.roster.points} points, {len(army.roster.entries)} units): pbem checked its points and "
+            f"({army.roster.points} points, {counted(len(army.roster.entries), 'unit')}): pbem checked its points and "
             "forbidden units; check the rest of its Kings of War composition and settle "
             "any problem with the player (the army stands as recruited)")
 

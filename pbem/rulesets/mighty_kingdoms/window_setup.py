@@ -18,6 +18,7 @@ from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder, quoted
 from pbem.kit.players import named
+from pbem.kit.texts import counted
 from pbem.rulesets.base import Parsed, Player, Report
 from pbem.rulesets.mighty_kingdoms import setup, setup_orders, standing
 from pbem.rulesets.mighty_kingdoms.chronicle import Section, report
@@ -102,20 +103,19 @@ def take_list(view: MKView, player: str, payload: Payload, section: Section) -> 
         section.add(f"{name}'s army list was refused; the list is still owed (MK-PBM-1)." if refused else
                     f"{name} sent no army list; the list is still owed (MK-PBM-1).")
         why = f"'s army list was refused ({refused})" if refused else " has no army list"
-        return [f"{name} ({player}){why}: the deadline is extended for them. Settle it with "
+        return [f"{name}{why}: the deadline is extended for them. Settle it with "
                 f"SETLIST {player} <unit> ; <unit> ... or NOARMY {player} if it never comes."]
     army = setup.raise_army(state, player, tile, payload["units"], str(payload.get("name", "")))
     del state.setup.army_at[player]
     state.setup.missing = [p for p in state.setup.missing if p != player]
     state.setup.noted.pop(player, None)
-    section.add(f"{name}'s army {army.id} ({army.roster.points} points, {len(army.roster.entries)} units) stands "
-                f"in {view.map.label(tile)}.")
+    size = f"{army.roster.points} points, {counted(len(army.roster.entries), 'unit')}"
+    section.add(f"{name}'s army {army.id} ({size}) stands in {view.map.label(tile)}.")
     if view.rules["setup.list_approval"] == "gm":
         state.setup.pending.append(player)
         units = "; ".join(str(u) for u in payload["units"])
-        return [f"{name}'s army list {army.id} ({army.roster.points} points, {len(army.roster.entries)} units) waits "
-                f"for your approval (MK-PBM-13); the units to check: {units}. Send APPROVE {player}, or "
-                f"REJECT {player} <reason>"]
+        return [f"{name}'s army list {army.id} ({size}) waits for your approval (MK-PBM-13); the units to "
+                f"check: {units}. Send APPROVE {player}, or REJECT {player} <reason>"]
     return []
 
 
