@@ -78,3 +78,12 @@ def test_reports_only_drops_plain_acks_and_keeps_press_for_the_digest(camp: Camp
     camp = run(camp, T0 + timedelta(hours=3))
     assert not [m for m in outbox(camp, "bob@") if m["In-Reply-To"] == "<b3@test.localhost>"]
     assert [item["subject"] for item in camp.state["digest"]["blue"]] == ["[rift] press from Alice (Red)"]
+
+
+def test_a_reminder_waits_for_the_digest_hour(camp: Campaign) -> None:
+    camp = run(camp, T0.replace(day=29, hour=21))                    # inside the 24h reminder window
+    assert [m for m in outbox(camp, "alice@") if "reminder" in str(m["Subject"])]     # Alice: at once
+    assert not [m for m in outbox(camp, "bob@") if "reminder" in str(m["Subject"])]
+    camp = run(camp, T0.replace(day=30, hour=8, minute=1))
+    [digest] = [m for m in outbox(camp, "bob@") if "daily digest" in str(m["Subject"])]
+    assert "reminder" in body(digest).lower()
