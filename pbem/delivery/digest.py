@@ -25,10 +25,11 @@ from pbem.delivery.outqueue import enqueue
 from pbem.delivery.replies import Reply
 from pbem.kit.texts import render
 from pbem.rulesets.base import AnyRuleset
+from pbem.state.between import MAIL_CHOICES
 from pbem.state.campaign import Campaign, Player
 from pbem.state.schedule import iso, parse_time
 
-CHOICES = ("immediate", "digest", "reports-only")
+CHOICES = MAIL_CHOICES
 HELD_KINDS = ("ack", "reminder", "press", "notice")
 """What a digest may hold (`Reply.kind`); "ack" is an acknowledgement with nothing wrong in it."""
 

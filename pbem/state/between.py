@@ -88,3 +88,35 @@ def between_rules(rules: Table) -> Between:
                    tuple(press.texts("stages", "a list of stage kinds")), press.boolean("forum"),
                    press.boolean("chronicle", True)),
         digest_at)
+
+
+MAIL_CHOICES = ("immediate", "digest", "reports-only")
+"""`MAIL <choice>` (pbem/delivery/digest.py)."""
+DAY = "a day like 2027-05-05"
+
+
+def state_problems(state: Table) -> None:
+    """The shape of state.toml's tables for life between deadlines (pbem/state/statecheck.py):
+    `[absences]`, `[mail_choice]`, `[[press]]`; a GM's typo there is a problem, not a crash."""
+    absences = Table.of(state, "absences", " (player id -> [{from, to, note}])")
+    for pid, value in absences.raw.items():
+        if not isinstance(value, list):
+            absences.wrong(pid, "a list of tables with from and to")
+            continue
+        for n, entry in enumerate(value):
+            _absence(Table(entry, f"{absences.key(pid)}[{n}]", state.problems))
+    choices = Table.of(state, "mail_choice", " (player id -> how his mail comes)")
+    for pid, value in choices.raw.items():
+        if value not in MAIL_CHOICES:
+            choices.wrong(pid, " or ".join(MAIL_CHOICES))
+    for entry in state.tables("press"):
+        entry.text("text")
+        entry.texts("to", "a list of player ids")
+
+
+def _absence(entry: Table) -> None:
+    days = [entry.text(key, required=True, what=DAY) for key in ("from", "to")]
+    for key, day in zip(("from", "to"), days, strict=True):
+        if day and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+            entry.wrong(key, DAY)
+    entry.text("note")

@@ -150,3 +150,12 @@ def test_a_rollback_keeps_absences_and_press_but_counts_the_replayed_stages_agai
     assert camp.state["absences"]["blue"] == [{"from": "2026-12-20", "to": "2026-12-21"}]
     assert [p["text"] for p in camp.state["press"]] == ["Hello"]
     assert "reliability" not in camp.state
+
+
+def test_a_hand_edited_absence_or_mail_choice_of_the_wrong_shape_is_named() -> None:
+    from pbem.state.statecheck import state_problems
+
+    problems = state_problems({"absences": {"blue": [{"from": "5 May", "to": "2027-05-09"}]},
+                               "mail_choice": {"red": "weekly"}})
+    assert problems == ["absences.blue[0].from: found '5 May'; expected a day like 2027-05-05",
+                        "mail_choice.red: found 'weekly'; expected immediate or digest or reports-only"]
