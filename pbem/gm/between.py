@@ -19,7 +19,10 @@ def absent(desk: Desk, words: Words) -> str:
         known = ", ".join(p.id for p in desk.camp.settings.players)
         raise ValueError(f"{words[0]} is no player of this campaign (one of: {known})")
     mail = Between(desk.camp, player, desk.now, desk.stage(), f"gm/{iso(desk.now)}/{player.id}")
-    notes = mail.absent(list(words[1:]))
+    try:
+        notes = mail.absent(list(words[1:]))
+    except ValueError as exc:          # the player's wording, said of him to the GM
+        raise ValueError(str(exc).replace("you have", f"{player.name} has").replace("your ", "his ")) from None
     desk.mailings += mail.mailings
     told = ", ".join(p.name for p in desk.camp.settings.players if any(p.email in m.to for m in mail.mailings))
     text = " ".join([*notes, *mail.alerts]).replace("you are", f"{player.name} is").replace("your ", "his ")
