@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decide": ("decide", "answer a question the resolution waits on (GM)"),
     "replace": ("replace", "hand a player's seat to someone else (GM)"),
     "extend": ("extend", "move the current deadline (GM)"),
+    "absent": ("absent", "record a player's absence; his stages meanwhile use standing orders (GM)"),
     "approve": ("approve", "approve an army list waiting for the GM, or all of them (GM)"),
     "end": ("end", "end the campaign now with a final report to everyone (GM; FINISH by mail)"),
     "unlock": ("unlock", "answer mail from an address locked out after repeated bad secrets again (GM)"),

@@ -75,6 +75,7 @@ def show(camp: Campaign) -> None:
         print("  closes at the deadline only (schedule.early_close = \"never\")")
     for p in camp.settings.players:
         print(f"  {p.id:<12} {p.faction_name or p.name:<16} {_player_line(camp, p.id, stage)}")
+    _on_time(camp)
     print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
     for line in status_lines(folder):      # a broken mailbox or server: the campaign waits for it
         print(f"  {line}")
@@ -82,9 +83,25 @@ def show(camp: Campaign) -> None:
 
 def _player_line(camp: Campaign, player: str, stage: Stage | None) -> str:
     """Nothing sent / sent with N rejected lines / ready / waiting, and when his orders came."""
+    from datetime import UTC, datetime
+
+    from pbem.stages.absence import away
     from pbem.stages.readiness import readiness
 
+    gone = away(camp, player, datetime.now(UTC))
+    absent = f"; absent {gone.shown()}" if gone else ""
     if stage is None or player not in stage.owing:
-        return "owes nothing in this stage"
+        return "owes nothing in this stage" + absent
     sub = camp.state.get("submissions", {}).get(player)
-    return readiness(camp.state, player, stage).shown() + (f" (received {sub['received']})" if sub else "")
+    return readiness(camp.state, player, stage).shown() + (f" (received {sub['received']})" if sub else "") + absent
+
+
+def _on_time(camp: Campaign) -> None:
+    """Each player's reliability record (pbem/stages/reliability.py), once a stage has resolved."""
+    from pbem.stages.reliability import records
+
+    if not camp.state.get("reliability") and not camp.state.get("absences"):
+        return
+    print("  on time:")
+    for player, row in zip(camp.settings.players, records(camp), strict=True):
+        print(f"    {player.id:<12} {row.shown()}")

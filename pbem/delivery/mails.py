@@ -31,6 +31,9 @@ def alert_mail(camp: Campaign, ruleset: AnyRuleset, outcome: Outcome, now: datet
 
 def build_mail(camp: Campaign, ruleset: AnyRuleset, reply: Reply, now: datetime) -> EmailMessage:
     body = render(ruleset.templates, reply.template, reply.context, camp.folder)
-    return Letterhead.of(camp.settings).write(reply.key, reply.to, reply.subject, body, now,
-                                              in_reply_to=reply.in_reply_to, references=reply.references,
-                                              auto_reply=reply.auto_reply)
+    msg = Letterhead.of(camp.settings).write(reply.key, reply.to, reply.subject, body, now,
+                                             in_reply_to=reply.in_reply_to, references=reply.references,
+                                             auto_reply=reply.auto_reply, attachments=reply.attachments)
+    for name, value in reply.headers:
+        msg[name] = value
+    return msg

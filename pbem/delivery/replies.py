@@ -22,6 +22,9 @@ class Reply:
     in_reply_to: str = ""
     references: tuple[str, ...] = ()
     auto_reply: bool = True
+    attachments: tuple[tuple[str, str, bytes], ...] = ()   # (filename, mime type, data): a deadline's calendar
+    headers: tuple[tuple[str, str], ...] = ()               # more headers: press's Reply-To
+    kind: str = ""          # "press", "reminder", "notice", "ack": what a daily digest may hold (delivery/digest.py)
 
 
 @dataclass

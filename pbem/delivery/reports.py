@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
+from pbem.delivery import calendar
 from pbem.delivery.bbcode import to_bbcode
 from pbem.delivery.outqueue import enqueue
 from pbem.forum.queue import enqueue_post
@@ -47,11 +49,14 @@ def queue_report(camp: Campaign, ruleset: AnyRuleset, stage: Stage, report: Repo
     for address in to:
         shown = _first_time((own or {}).get(players.get(address, ""), picture), address, pictured)
         pictures = [shown] if shown is not None else []    # the PNG in the HTML part; the SVG when asked for
+        event = _deadline(camp, extra, address, now, pictured)
         msg = Letterhead.of(settings).write(f"{key}/{address}", (address,), f"[{camp.name}] {report.subject}", text,
                                             now, references=(thread_root(camp.name, settings.domain),),
                                             inline_images=picture_mail.inline_images(pictures, settings.domain),
-                                            attachments=picture_mail.attachments(pictures)
-                                            if settings.reports.get("attach_svg") else ())
+                                            attachments=(*(picture_mail.attachments(pictures)
+                                                           if settings.reports.get("attach_svg") else ()), *event))
+        if settings.players_at(address):         # "unsubscribe" in his mail client: the digest, never resigning
+            msg["List-Unsubscribe"] = f"<mailto:{settings.address}?subject={quote(f'[{camp.name}] MAIL digest')}>"
         enqueue(camp.folder, msg)
     if report.public and settings.forum:
         enqueue_post(camp.folder, key, f"[{camp.name}] {report.subject}", text,
@@ -66,6 +71,19 @@ def _first_time(picture: Picture | None, address: str, pictured: set[tuple[str, 
         return None
     pictured.add((address, picture.name))
     return picture
+
+
+def _deadline(camp: Campaign, extra: Mapping[str, Any], address: str, now: datetime,
+              sent: set[tuple[str, str]] | None) -> tuple[tuple[str, str, bytes], ...]:
+    """The next stage's deadline as a calendar event (pbem/delivery/calendar.py) for a player who
+    owes orders in it, in the first of the stage's reports mailed to him."""
+    stage, player = extra.get("next_stage"), next(iter(camp.settings.players_at(address)), None)
+    if not isinstance(stage, Stage) or (sent is not None and (address, calendar.ICS[0]) in sent):
+        return ()
+    event = calendar.attachment(camp, stage, turns.stage_generation(camp), extra.get("next_deadline"), now, player)
+    if event and sent is not None:
+        sent.add((address, calendar.ICS[0]))
+    return event
 
 
 def save_bbcode(camp: Campaign, stage: Stage, name: str, text: str) -> None:

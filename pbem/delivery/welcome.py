@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from pbem.delivery import calendar
 from pbem.delivery.replies import Reply
 from pbem.mail.compose import thread_root
 from pbem.rulesets import registry
@@ -54,6 +55,9 @@ def send_owed(camp: Campaign, now: datetime) -> int:
             continue            # the seat was handed over (or the entry removed) since `pbem new`
         enqueue(camp.folder, build_mail(camp, ruleset, welcome_reply(camp, person, secret, now), now))
         queued += 1
+    if "stage" in camp.state:               # the first stage's deadline in the campaign's calendar feed
+        calendar.write_feed(camp, ruleset.stage(turns.context(camp, now)), turns.stage_generation(camp),
+                            turns.context(camp, now).deadline, now)
     (camp.folder / OWED).unlink()
     return queued
 
@@ -77,4 +81,6 @@ def welcome_reply(camp: Campaign, person: Player, secret: str, now: datetime, ke
                "start": {} if is_gm else ruleset.welcome(ctx, person),
                "commitment": turns.commitment(camp, stage.turn), "commitment_turn": stage.turn}
     return Reply(key or f"welcome/{person.id}", (person.email,), f"[{camp.name}] welcome to {camp.settings.title}",
-                 "welcome", context, references=(thread_root(camp.name, camp.settings.domain),), auto_reply=False)
+                 "welcome", context, references=(thread_root(camp.name, camp.settings.domain),), auto_reply=False,
+                 attachments=() if is_gm else calendar.attachment(camp, stage, turns.stage_generation(camp),
+                                                                  ctx.deadline, now, person))

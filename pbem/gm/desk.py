@@ -1,6 +1,6 @@
 """The game master's commands: one registry of verbs for mail and the command line.
 
-The engine's verbs (`pbem.gm.verbs.ENGINE_VERBS`) and the rule system's open ones
+The engine's verbs (`pbem.gm.verbs.ENGINE_VERBS`, with `pbem.gm.between`'s) and the rule system's open ones
 (`Ruleset.verbs`) are looked up here, run with the campaign restored when they fail, logged
 for the turn report, and listed by HELP. A GM's mail (`GM <secret>` and a command a line) and
 `pbem gm CAMPAIGN VERB ...` (and its aliases, `pbem extend` ...) both come through `run`.
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pbem.delivery.replies import Outcome, Reply
-from pbem.gm.verbs import BY_NAME, ENGINE_VERBS, Desk
+from pbem.gm.between import BY_NAME, ENGINE_VERBS
+from pbem.gm.verbs import Desk
 from pbem.intake.answers import answer, masked_subject, reply_mask
 from pbem.intake.envelope import Envelope
 from pbem.intake.isolation import is_injected, one_line
@@ -113,6 +114,8 @@ def mail(desk: Desk, sub: Submission, env: Envelope) -> Outcome:
     adds the list of the verbs open now (after the mail's commands ran)."""
     lines = [f"{no}: {run(desk, text.split())}" for no, text in env.lines + env.commands]
     lines += [f"{p.line_no}: {p.reason}" for p in env.problems]
+    lines += [f"{block.line_no}: not done: PRESS is between players; write to them directly, or put it in "
+              "a NOTE for the turn report" for block in env.press]
     asked = any(text.split()[0].upper() == "HELP" for _, text in env.lines + env.commands if text.split())
     verbs = open_verbs(desk) if asked else []
     mask = reply_mask(desk.camp, sub, desk.camp.settings.gm)

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from pbem.delivery import calendar
+from pbem.delivery.chronicle import chronicle_context, write_press
 from pbem.delivery.replies import Reply
 from pbem.intake import authentication
 from pbem.mail.compose import thread_root
@@ -91,6 +93,8 @@ def extend(desk: Desk, words: Words) -> str:
     before = record.due
     record.due, record.reminded = new, False
     record.write(desk.camp.state)
+    calendar.moved(desk.camp.state, record.generation)      # calendars update the event, not add one
+    calendar.write_feed(desk.camp, desk.stage(), record.generation, new, desk.now)
     told = _extended_mails(desk, record, new)
     desk.mailings += told
     was = f" from {schedule.show(before)}" if before is not None else ""
@@ -114,14 +118,16 @@ def _told(desk: Desk, mails: Sequence[Reply]) -> str:
 def _extended_mails(desk: Desk, record: StageRecord, deadline: datetime) -> list[Reply]:
     """The players the stage waits for hear the new deadline and what to send by then; keyed
     by the stage's opening and the new deadline, so each extension is told once."""
-    settings, owing = desk.camp.settings, desk.stage().owing
+    settings, stage = desk.camp.settings, desk.stage()
+    owing = stage.owing
     on_file = desk.camp.state.get("submissions", {})
     key = f"extended/g{record.generation}/{record.kind}/{iso(deadline)}"
     context = {"campaign": settings, "schedule": settings.schedule, "now": desk.now, "deadline": deadline,
                "title": record.title}
     return [Reply(f"{key}/{p.id}", (p.email,), f"[{desk.camp.name}] {record.title or 'deadline'}: deadline "
                   f"moved to {settings.schedule.show(deadline)}", "extended",
-                  context | {"player": p, "on_file": p.id in on_file}, auto_reply=False)
+                  context | {"player": p, "on_file": p.id in on_file}, auto_reply=False,
+                  attachments=calendar.attachment(desk.camp, stage, record.generation, deadline, desk.now, p))
             for p in settings.players if p.id in owing]
 
 
@@ -159,6 +165,8 @@ def resume(desk: Desk, words: Words) -> str:
         return "campaign resumed; nobody is mailed (no deadline was running)"
     record.due = due + max(desk.now - parse_time(since), timedelta(0))
     record.write(desk.camp.state)
+    calendar.moved(desk.camp.state, record.generation)      # calendars update the event, not add one
+    calendar.write_feed(desk.camp, desk.stage(), record.generation, record.due, desk.now)
     told = _resumed_mails(desk, record)
     desk.mailings += told
     shown = desk.camp.settings.schedule.show(parse_time(record.deadline))
@@ -166,12 +174,13 @@ def resume(desk: Desk, words: Words) -> str:
 
 
 def _resumed_mails(desk: Desk, record: StageRecord) -> list[Reply]:
-    settings, deadline = desk.camp.settings, parse_time(record.deadline)
+    settings, deadline, stage = desk.camp.settings, parse_time(record.deadline), desk.stage()
     key = f"resumed/{record.turn}/{record.kind}/{iso(desk.now)}"
     context = {"campaign": settings, "schedule": settings.schedule, "now": desk.now, "deadline": deadline,
                "title": record.title}
     return [Reply(f"{key}/{p.id}", (p.email,), f"[{desk.camp.name}] resumed: deadline "
-                  f"{settings.schedule.show(deadline)}", "resumed", context | {"player": p}, auto_reply=False)
+                  f"{settings.schedule.show(deadline)}", "resumed", context | {"player": p}, auto_reply=False,
+                  attachments=calendar.attachment(desk.camp, stage, record.generation, deadline, desk.now, p))
             for p in settings.players]
 
 
@@ -221,6 +230,7 @@ def finish(desk: Desk, words: Words) -> str:
     record = desk.record
     record.kind, record.title, record.paused, record.paused_at, record.force = over.kind, over.title, False, "", False
     record.write(desk.camp.state)
+    write_press(desk.camp)
     for report in res.reports:
         desk.mailings += _report_mails(desk, over, report)
     return "the campaign is over; the final report goes to every player and the GM"
@@ -232,7 +242,8 @@ def _report_mails(desk: Desk, stage: Stage, report: Report) -> list[Reply]:
     people = [settings.gm if a == "gm" else settings.player(a) for a in audience]
     if report.public and "gm" not in audience:
         people.append(settings.gm)
-    base = {"campaign": settings, "now": desk.now, "schedule": settings.schedule, "stage": stage}
+    base = {"campaign": settings, "now": desk.now, "schedule": settings.schedule, "stage": stage,
+            **chronicle_context(desk.camp)}
     root = thread_root(desk.camp.name, settings.domain)      # threaded with the turn reports
     return [Reply(f"turn-{stage.turn}/end/{report.key or report.kind}/{person.email}", (person.email,),
                   f"[{desk.camp.name}] {report.subject}", report.kind, base | report.context,

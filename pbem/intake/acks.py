@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.delivery.replies import Outcome, Reply
+from pbem.intake import between, press
 from pbem.intake.answers import answer, masked_subject, reply_mask
 from pbem.intake.elsewhere import fitting_campaign
 from pbem.intake.envelope import Envelope
+from pbem.intake.journal import journal_key
 from pbem.intake.masking import masked
 from pbem.kit.orders import InvalidOrder, OrderProblem
 from pbem.kit.prose import prose_note
@@ -48,6 +50,7 @@ class PlayerMail:
     sub: Submission
     env: Envelope
     player: Player
+    others: between.Between | None = field(default=None, init=False)   # ABSENT, STANDING, MAIL, PRESS
 
     @property
     def now(self) -> datetime:
@@ -57,6 +60,8 @@ class PlayerMail:
         notes: list[str] = []
         problems: list[OrderProblem] = list(self.env.problems)     # lines too long or too many: not read
         stage = self.ruleset.stage(self.ctx)
+        self.others = between.Between(self.camp, self.player, self.now, stage, journal_key(self.sub),
+                                      [line for _, line in self.env.lines])
         for no, command in self.env.commands:
             notes.extend(self.command(command, no, problems, stage))
         parsed = Parsed(payload={})
@@ -67,12 +72,14 @@ class PlayerMail:
             notes.append(prose_note(parsed.prose))
         if self.env.lines and not parsed.accepted and not held(self.camp):
             notes.extend(filter(None, [fitting_campaign(self.camp, self.sub.sender, self.env.lines, self.now)]))
-        if not self.env.lines and not self.env.commands and not self.env.problems:
+        notes.extend(press.relay_all(self.others, self.env.press, problems, self.env.secret))
+        if not self.env.lines and not self.env.commands and not self.env.problems and not self.env.press:
             notes.append("No orders were found in your message.")
         words = {c.split()[0] for _, c in self.env.commands}
         if (self.env.lines or self.env.problems) and self.reads_orders(stage):
             self.mark(len({p.line_no for p in (*self.env.problems, *parsed.problems)}), "READY" in words)
-        return Outcome([self.ack(stage, parsed, problems, notes, words)])
+        return Outcome([self.ack(stage, parsed, problems, notes, words), *self.others.mailings],
+                       gm_alerts=self.others.alerts)
 
     def reads_orders(self, stage: Stage) -> bool:
         """Whether this mail's order lines were read against the stage (not frozen, owed)."""
@@ -127,6 +134,12 @@ class PlayerMail:
             return ["Your orders on file for this stage were withdrawn (CLEAR)."]
         if word in ("READY", "WAIT"):
             return [self.readiness_word(word, stage)]
+        if word in between.WORDS and self.others is not None:
+            try:
+                return self.others.command(word, arg)
+            except ValueError as exc:
+                problems.append(InvalidOrder(f"{word}: {exc}", no))
+                return []
         if word == "PASSWORD":
             weak = credentials.weak_reason(arg)
             if weak:
@@ -176,7 +189,10 @@ class PlayerMail:
         }
         mask = reply_mask(self.camp, self.sub, player)
         shown = {key: masked(context[key], mask) for key in ("accepted", "problems", "notes")}
-        return masked_subject(answer(self.camp, self.sub, self.now, "ack", context | shown), mask)
+        reply = masked_subject(answer(self.camp, self.sub, self.now, "ack", context | shown), mask)
+        plain = not context["problems"] and not words - {"READY", "WAIT", "CLEAR"}   # nothing asked, nothing wrong
+        reply.kind = "ack" if plain else ""          # a plain one may wait for a daily digest
+        return reply
 
     def closes_early(self, stage: Stage) -> bool:
         """The stage may close before the deadline on him: he is ready and the campaign allows it."""

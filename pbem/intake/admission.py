@@ -106,8 +106,9 @@ def written_to_pbem(post: Post, forum: ForumSettings) -> bool:
     lines = significant_lines(COMMENT.sub("", QUOTE.sub("", post.text)))
     if not lines:
         return False
-    # "Wait, what?" and "Ready when you are" open table talk too often: READY and WAIT in the thread need @bot
-    known = {*forum.public_words, *ENGINE_COMMANDS, *SECRET_WORDS, "CAMPAIGN"} - {"READY", "WAIT"}
+    # "Wait, what?", "Ready when you are", "Mail is slow": table talk too often; these words in the thread need @bot
+    known = {*forum.public_words, *ENGINE_COMMANDS, *SECRET_WORDS, "CAMPAIGN"} - \
+        {"READY", "WAIT", "MAIL", "ABSENT", "STANDING"}
     first = lines[0][1].split()[0].upper().rstrip(":,")
     mentions = re.search(rf"(^|\s)@{re.escape(forum.bot)}\b", post.text, re.IGNORECASE) is not None
     carries_secret = any(line.split()[0].upper() in SECRET_WORDS for _, line in lines)

@@ -8,7 +8,9 @@
 
 Engine commands, on a line of their own: HELP, STATUS, CLEAR (withdraw the
 orders on file), READY (the stage may close early with the orders on file), WAIT (not before
-the deadline, until READY or CLEAR), PASSWORD <new secret>. The game master signs with
+the deadline, until READY or CLEAR), PASSWORD <new secret>, and between deadlines ABSENT,
+STANDING (alone on its line) and MAIL (pbem/intake/between.py); `PRESS TO ...` opens a block of
+press up to `END PRESS`, never read as orders (pbem/intake/press.py). The game master signs with
 `GM <secret>` instead of PLAYER. Envelope lines carry secrets and are never
 quoted back.
 
@@ -32,7 +34,18 @@ from pbem.kit.orders import MAX_ORDER_LINES, InvalidOrder, OrderProblem, signifi
 
 TAG_RE = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,47})\]", re.IGNORECASE)
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,47}", re.IGNORECASE)
-ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "READY", "WAIT", "PASSWORD")
+ENGINE_COMMANDS = ("HELP", "STATUS", "CLEAR", "READY", "WAIT", "PASSWORD", "ABSENT", "STANDING", "MAIL")
+
+
+@dataclass(frozen=True)
+class PressBlock:
+    """`PRESS TO France Germany` (or `PRESS TO ALL`, `PRESS GREY TO ...`), its text as written, up
+    to a line `END PRESS` (pbem/intake/press.py); `closed` is False when no END PRESS came."""
+
+    line_no: int
+    header: str
+    text: str
+    closed: bool = True
 
 
 @dataclass
@@ -47,6 +60,7 @@ class Envelope:
     commands: list[tuple[int, str]] = field(default_factory=list)   # engine commands (PASSWORD's argument kept)
     lines: list[tuple[int, str]] = field(default_factory=list)      # lines for the rule system
     problems: list[OrderProblem] = field(default_factory=list)      # lines not read: too long, too many
+    press: list[PressBlock] = field(default_factory=list)           # press to relay, never read as orders
 
 
 def campaign_tag(subject: str) -> str:
@@ -57,12 +71,21 @@ def campaign_tag(subject: str) -> str:
 def read_envelope(subject: str, text: str) -> Envelope:
     tags = tuple(dict.fromkeys(t.lower() for t in TAG_RE.findall(subject)))
     env = Envelope(tag=tags[0] if tags else "", tags=tags)
+    press: tuple[int, str] | None = None        # the PRESS line of a block not yet closed
     for no, line in significant_lines(text):
+        word, _, rest = line.partition(" ")
+        if press is not None:
+            if word.upper() == "END" and rest.strip().upper() == "PRESS":
+                env.press.append(_press_block(text, *press, no))
+                press = None
+            continue
+        if word.upper() == "PRESS" and rest.strip():
+            press = (no, rest.strip())
+            continue
         problem = too_long(no, line)
         if problem is not None:
             env.problems.append(problem)
             continue
-        word, _, rest = line.partition(" ")
         keyword = word.upper()
         if keyword == "END" and not rest.strip():    # "END LIST" closes a rule system's block, not the mail
             break
@@ -74,13 +97,25 @@ def read_envelope(subject: str, text: str) -> Envelope:
             env.player, env.secret = who, secret.strip()
         elif keyword == "GM":
             env.gm, env.secret = True, rest.strip()
-        elif keyword in ENGINE_COMMANDS:
+        elif keyword in ENGINE_COMMANDS and not (keyword == "STANDING" and rest.strip()):
+            # STANDING alone is the engine's (pbem/stages/absence.py); with a word it is a rule
+            # system's order (Conquest's `STANDING team`)
             env.commands.append((no, f"{keyword} {rest.strip()}".strip()))
         else:
             env.lines.append((no, line))
+    if press is not None:
+        env.press.append(_press_block(text, *press, 0))
     env.campaign = env.tag or env.campaign_line
     _cap_lines(env)
     return env
+
+
+def _press_block(text: str, first: int, header: str, end: int) -> PressBlock:
+    """The lines between the PRESS line and END PRESS as written (blank lines and # kept); `end` 0:
+    no END PRESS came, and the block is kept unclosed so that it is refused, not relayed cut short."""
+    lines = text.splitlines()
+    body = lines[first:end - 1] if end else lines[first:]
+    return PressBlock(first, header, "\n".join(body).strip("\n"), closed=bool(end))
 
 
 def _cap_lines(env: Envelope) -> None:

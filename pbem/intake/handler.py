@@ -23,6 +23,7 @@ from pbem.intake import admission, authentication
 from pbem.intake.acks import HELD, PlayerMail, receipt
 from pbem.intake.addressing import Misdirected, misdirected
 from pbem.intake.answers import answer
+from pbem.intake.between import unsubscribe
 from pbem.intake.envelope import Envelope, read_envelope
 from pbem.intake.journal import journal_key, recall
 from pbem.intake.throttle import Throttle
@@ -112,6 +113,8 @@ class Intake:
             if not authentication.is_gm(self.camp, sub, env):
                 return authentication.failed(self.camp, sub, self.now, env)
             return self.gm_mail(self.camp, self.ruleset, self.now, self.mailings, sub, env)
+        if (unsubscribed := unsubscribe(self.camp, sub, env, self.now)) is not None:
+            return unsubscribed      # a mail client's unsubscribe: the digest, never resigning
         player = authentication.authenticate(self.camp, sub, env)
         if player is None:
             return authentication.failed(self.camp, sub, self.now, env)

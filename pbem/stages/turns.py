@@ -235,7 +235,8 @@ def rollback(camp: Campaign) -> int:
         raise ValueError(f"no earlier turn to roll back to (now at turn {turn})")
     journal, counter = camp.state.get("journal", {}), generation(camp.state)
     paused = StageRecord.read(camp.state).paused
-    camp.state = read_toml(start)
+    kept = {key: camp.state[key] for key in BETWEEN_KEYS if key in camp.state}
+    camp.state = read_toml(start) | kept
     camp.state["journal"] = {**camp.state.get("journal", {}), **journal}
     camp.state["generation"] = max(counter, generation(camp.state))
     if "stage" in camp.state:            # a paused campaign stays paused until the GM resumes it
@@ -251,6 +252,12 @@ def rollback(camp: Campaign) -> int:
         dice_stale.unlink()
     forget_secrets(camp, target)
     return target
+
+
+BETWEEN_KEYS = ("absences", "standing", "press", "mail_choice", "mail_zone", "digest")
+"""What players did between deadlines, kept through a rollback as the journal is: an absence
+everyone was told of, press already relayed, a delivery choice, mail held for a digest. (The
+on-time record is not: the stages replayed are counted again.)"""
 
 
 BEFORE_END = "before-end.toml"
@@ -270,7 +277,8 @@ def undo_end(camp: Campaign) -> int | None:
     if not path.exists():
         return None
     journal, counter = camp.state.get("journal", {}), generation(camp.state)
-    camp.state = read_toml(path)
+    kept = {key: camp.state[key] for key in BETWEEN_KEYS if key in camp.state}
+    camp.state = read_toml(path) | kept
     camp.state["journal"] = {**camp.state.get("journal", {}), **journal}
     camp.state["generation"] = max(counter, generation(camp.state))
     shutil.move(str(path), str(path.with_name(f"before-end.rolled-back-{iso(datetime.now()).replace(':', '')}.toml")))

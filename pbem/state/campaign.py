@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from pbem.kit.text import text_problem
 from pbem.plugins import RULESETS
+from pbem.state.between import Between, between_rules, split
 from pbem.state.checks import SettingsError as SettingsError  # callers import it from here
 from pbem.state.checks import Table, check_transport, email_problem, read_file
 from pbem.state.forumconfig import forum_problems
@@ -79,6 +80,7 @@ class Settings:
     forum: dict[str, Any] = field(default_factory=dict)   # [transport.forum]; empty: no forum
     archive: dict[str, Any] = field(default_factory=dict)  # [archive]: the site and BBCode written as turns end
     reports: dict[str, Any] = field(default_factory=dict)  # [reports]: what a report mail carries
+    between: Between = field(default_factory=Between)     # [rules.absence|press|mail]: the engine's (state/between.py)
 
     def player(self, ident: str) -> Player | None:
         key = ident.casefold()
@@ -129,7 +131,8 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
     inbox, outbox = Table.of(transport, "inbox").raw, Table.of(transport, "outbox").raw
     check_transport(transport)
     problems += forum_problems(transport.raw.get("forum"), [(f"players[{i}]", p.forum) for i, p in enumerate(players)])
-    rules = Table.of(top, "rules", " of rule options, e.g. [rules.orders]").raw
+    rules_table = Table.of(top, "rules", " of rule options, e.g. [rules.orders]")
+    rules, between = split(rules_table.raw)[0], between_rules(rules_table)
     max_bytes = top.integer("max_mail_bytes", 256 * 1024, least=1024, what="a size in bytes")
     title = top.text("title", name)
     site_inbox, site_outbox = _site_transport(folder, problems)
@@ -143,6 +146,7 @@ def _settings(raw: Mapping[str, Any], folder: Path, problems: list[str]) -> Sett
         gm=gm, players=players, rules=dict(rules), max_mail_bytes=max_bytes,
         forum=dict(transport.raw.get("forum") or {}), archive=_archive(Table.of(top, "archive", ARCHIVE_HINT)),
         reports=_reports(Table.of(top, "reports", " of report mail options, e.g. [reports] attach_svg = true")),
+        between=between,
     )
 
 

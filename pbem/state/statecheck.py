@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.text import shown
+from pbem.state.between import state_problems as between_state
 from pbem.state.checks import TIME_HINT, Table, is_time
 
 HASHES = ("sha256:", "scrypt:")
@@ -39,6 +40,7 @@ def state_problems(raw: Mapping[str, Any]) -> list[str]:
         entry.integer("turn", 0)
         entry.text("text")
     Table.of(Table.of(state, "forum"), "cursor")
+    between_state(state)
     return problems
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from pbem.delivery.digest import send_digests
 from pbem.delivery.template_alerts import alert_template_problems
 from pbem.delivery.welcome import send_owed as send_owed_welcomes
 from pbem.intake.isolation import is_injected
@@ -90,6 +91,8 @@ def tick_campaign(folder: Path, now: datetime, faults: Faults, log: TickLog, mai
     else:   # orders may be waiting in the mailbox or the forum: no deadline passes without them
         log(f"{camp.name}: mail or forum could not be read; nothing is resolved until they are")
     alert_template_problems(camp, ruleset, now)
+    if send_digests(camp, ruleset, now):
+        log(f"{camp.name}: daily digests sent")
     deliver_mail(camp, log, faults, alarms)
     publish_posts(camp, faults, log, now)
     return sleep_of(camp, ruleset, now) if mail_read and forum_read else None

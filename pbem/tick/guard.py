@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from functools import partial
 from typing import Any
 
+from pbem.delivery.digest import hold
 from pbem.delivery.mails import alert_mail, build_mail
 from pbem.delivery.outqueue import enqueue
 from pbem.delivery.replies import Outcome, Reply
@@ -153,7 +154,8 @@ def take_in(camp: Campaign, ruleset: AnyRuleset, intake: Intake, sub: Submission
     """One message's effect in memory, its replies queued; commit() stores it. Every mail is
     built before any is queued, so a message that fails leaves no reply behind."""
     outcome = intake.handle(sub)
-    mails = [build_mail(camp, ruleset, reply, now) for reply in outcome.replies]
+    mails = [build_mail(camp, ruleset, reply, now) for reply in outcome.replies
+             if not hold(camp, ruleset, reply, now)]        # a daily digest keeps some for its reader
     alert = alert_mail(camp, ruleset, outcome, now, key=journal_key(sub))
     for mail in [*mails, *([alert] if alert is not None else [])]:
         enqueue(camp.folder, mail)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from pbem.delivery.digest import next_digest
 from pbem.mail.inbox import open_inbox
 from pbem.rulesets.base import AnyRuleset
 from pbem.stages import turns
@@ -65,12 +66,13 @@ def quiet_until(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> datetime 
     if "stage" not in camp.state:
         raise Busy("no stage is open yet")
     stage = ruleset.stage(turns.context(camp, now))
-    if turns.is_due(camp, stage, now) or turns.reminder_due(camp, stage, now):
-        raise Busy("the stage is due or its reminder is")
+    digest = next_digest(camp)                 # mail held for a daily digest wakes it at the digest's hour
+    if turns.is_due(camp, stage, now) or turns.reminder_due(camp, stage, now) or (digest and digest <= now):
+        raise Busy("the stage is due, or its reminder, or a daily digest")
     record = StageRecord.read(camp.state)
     if stage.over or record.held or record.due is None:
-        return stage.wakes
-    times = [record.due, stage.wakes]
+        return min((t for t in (stage.wakes, digest) if t is not None), default=None)
+    times = [record.due, stage.wakes, digest]
     if not record.reminded and stage.owing and not stage.waiting_for_gm:
         times.append(record.due - camp.settings.schedule.reminder)
     return min(t for t in times if t is not None)

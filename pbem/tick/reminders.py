@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pbem.delivery.digest import hold
 from pbem.delivery.mails import build_mail
 from pbem.delivery.outqueue import enqueue
 from pbem.delivery.replies import Reply
@@ -35,8 +36,9 @@ def send_reminders(camp: Campaign, ruleset: AnyRuleset, now: datetime, log: Tick
                       "reminder", {"campaign": camp.settings, "player": player, "stage": stage,
                                    "unfinished": unfinished, "deadline": deadline,
                                    "schedule": camp.settings.schedule, "now": now},
-                      auto_reply=False)
-        enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
+                      auto_reply=False, kind="reminder")
+        if not hold(camp, ruleset, reply, now):          # a player who chose a daily digest gets it there
+            enqueue(camp.folder, build_mail(camp, ruleset, reply, now))
     record.reminded = True
     record.write(camp.state)
     camp.save()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pbem.delivery import calendar
 from pbem.delivery.mails import alert_gm
 from pbem.delivery.replies import Outcome
 from pbem.delivery.reports import queue_report
@@ -11,10 +12,11 @@ from pbem.intake.isolation import is_injected, one_line
 from pbem.kit.dice import CommittedDice
 from pbem.kit.typed_dice import TypedDice
 from pbem.rulesets.base import AnyRuleset, GMDecisionNeeded, Stage
-from pbem.stages import turns
+from pbem.stages import reliability, turns
 from pbem.stages.record import Question, StageRecord
 from pbem.stages.turns import stage_key
 from pbem.state.campaign import Campaign
+from pbem.tick.absences import at_opening, stand_in
 from pbem.tick.log import TickLog
 from pbem.tick.pictures import private_pictures, stage_picture
 
@@ -39,8 +41,9 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     (pbem.kit.typed_dice: they raise, before anything is written, when they do not fit), or with
     the dice of a round played at the table (pbem.table.dice: its own salt, its rolls so far)."""
     ctx = turns.context(camp, now)
+    away = stand_in(camp, ruleset, stage, now)      # first: standing orders are on file as the dice are drawn
     submissions = {p: s["payload"] for p, s in camp.state.get("submissions", {}).items()}
-    missing = turns.missing_players(camp, stage)
+    missing = [p for p in turns.missing_players(camp, stage) if p not in away]     # absent is not missed
     dice: CommittedDice | TypedDice = turns.stage_dice(camp, stage) if typed is None else typed
     gen = turns.stage_generation(camp)      # read before the next stage opens with a new one
     owed = ruleset.gm_pending(ctx)          # what the GM owed before: asked again if the next stage still waits
@@ -51,21 +54,24 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
         return
     dice.finish()
     turns.log_dice(camp, stage.turn, stage.kind, dice)
+    reliability.count(camp.state, stage, missing, away)
     extra = turns.engine_context(camp, stage, dice, missing, now)
     if res.turn_finished:
         extra["dice_secret"] = turns.reveal(camp, stage.turn)
         extra["next_commitment"] = turns.commitment(camp, stage.turn + 1)
     camp.state["game"] = res.game
     new_stage = turns.open_stage(camp, ruleset, now)
+    absent_alerts = at_opening(camp, ruleset, new_stage, now)
     extra["next_stage"] = new_stage
     extra["next_deadline"] = StageRecord.read(camp.state).due
+    calendar.write_feed(camp, new_stage, turns.stage_generation(camp), extra["next_deadline"], now)
     snapshot = turns.snapshot_stage(camp, stage, gen)
     picture = stage_picture(camp, ruleset, stage, now, log, keep_beside=snapshot)
     own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}
     pictured: set[tuple[str, str]] = set()          # one picture per stage for each reader
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own, pictured)
-    alerts = res.gm_alerts + still_owed(camp, ruleset, owed, new_stage, now)
+    alerts = res.gm_alerts + still_owed(camp, ruleset, owed, new_stage, now) + absent_alerts
     alert_gm(camp, ruleset, Outcome(gm_alerts=alerts), now, key=f"{stage_key(stage, gen)}/alert")
     if res.turn_finished or res.turn_opened:
         turns.snapshot_start(camp, new_stage.turn)

@@ -71,7 +71,8 @@ def test_gm_help_lists_the_verbs_open_now_with_usage(tally: Campaign, capsys: Ca
     assert "EXTEND <duration|time>" in out and "move the deadline" in out
     assert "NOTE <text>" in out and "keep a note in the game" in out
     verbs = [line.split()[0] for line in out.splitlines()[1:]]
-    assert verbs == ["RESOLVE", "EXTEND", "PAUSE", "REPLACE", "FINISH", "HELP", "NOTE"]   # RESUME, DECIDE... not now
+    # RESUME, DECIDE... not now
+    assert verbs == ["RESOLVE", "EXTEND", "PAUSE", "REPLACE", "FINISH", "ABSENT", "HELP", "NOTE"]
     assert gm(tally, "PAUSE") == 0 and gm(tally, *ask) == 0
     verbs = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
     assert "RESUME" in verbs and "PAUSE" not in verbs
