@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.kit.texts import md_escape
+from pbem.rulesets.base import Report
 from pbem.stages.reliability import Record, records
 from pbem.state.campaign import Campaign
 from pbem.state.store import write_atomic
@@ -36,6 +37,14 @@ def chronicle_context(camp: Campaign) -> dict[str, Any]:
     """What the final report adds: `press` (when the campaign publishes it) and `reliability`."""
     published = camp.settings.between.press.chronicle
     return {"press": press_entries(camp) if published else [], "reliability": records(camp)}
+
+
+def ended_record(camp: Campaign) -> Report:
+    """The record a campaign ended by its own rules sends to all beside its last report (a GM's
+    FINISH puts it in the final report itself): the on-time table and, when published, the press."""
+    write_press(camp)
+    return Report("chronicle", "The record of the campaign", ("*",), chronicle_context(camp), public=True,
+                  key="chronicle")
 
 
 def write_press(camp: Campaign) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.delivery import calendar
+from pbem.delivery.chronicle import ended_record
 from pbem.delivery.mails import alert_gm
 from pbem.delivery.replies import Outcome
 from pbem.delivery.reports import queue_report
@@ -69,6 +70,8 @@ def resolve_stage(camp: Campaign, ruleset: AnyRuleset, stage: Stage, now: dateti
     picture = stage_picture(camp, ruleset, stage, now, log, keep_beside=snapshot)
     own = private_pictures(camp, ruleset, stage, now, log) if picture is not None else {}
     pictured: set[tuple[str, str]] = set()          # one picture per stage for each reader
+    if new_stage.over:              # ended by its own rules: the record goes with the last report
+        res.reports.append(ended_record(camp))
     for report in res.reports:
         queue_report(camp, ruleset, stage, report, extra, now, gen, picture, own, pictured)
     alerts = res.gm_alerts + still_owed(camp, ruleset, owed, new_stage, now) + absent_alerts

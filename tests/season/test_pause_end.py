@@ -180,3 +180,25 @@ def test_round_cap_zero_means_no_cap() -> None:
     assert rulesmod.load({})["victory.round_cap"] == 0
     with pytest.raises(Exception, match=r"victory\.round_cap"):
         rulesmod.load({"victory": {"round_cap": -1}})
+
+
+def test_a_campaign_ended_by_its_own_rules_sends_everyone_its_record_with_the_press(season_root: Path) -> None:
+    """Conquest's round cap ends the campaign by the rules (no FINISH): the on-time record and the
+    press kept go to every player and the GM beside the last report, and into history/press.md."""
+    world = season(season_root, "conquest", {"victory": {"target_size": 99, "round_cap": 1}})
+    agent = AGENTS["conquest"](quick=True)
+    first = next(iter(world.seats))
+    world.send(first, ["PRESS TO ALL", "Peace in our time.", "END PRESS"], "press")
+    while not world.stage().over:
+        assert world.ticks < 60, f"{world.where()}: the round cap did not end the campaign"
+        for pid in world.stage().owing:
+            world.send(pid, agent.orders(world, pid, world.stage()))
+        for task in world.ruleset.gm_pending(world.context()):
+            world.send_gm([agent.ruling(world, task)])
+        world.tick(timedelta(days=1))
+    records = [s for s in world.outbox if s.subject.endswith("The record of the campaign")]
+    assert sorted(s.to for s in records) == sorted([*(seat.email for seat in world.seats.values()), world.gm_email])
+    text = body(records[0].message)
+    assert "## On time" in text and "| Player | Answered | Missed |" in text
+    assert "## The press" in text and "> Peace in our time." in text
+    assert "Peace in our time." in (world.folder / "history" / "press.md").read_text()
