@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.kit.text import text_problem
 from pbem.state.checks import Table
 
 ENGINE_TABLES = ("absence", "press", "mail")
@@ -110,8 +111,17 @@ def state_problems(state: Table) -> None:
         if value not in MAIL_CHOICES:
             choices.wrong(pid, " or ".join(MAIL_CHOICES))
     for entry in state.tables("press"):
-        entry.text("text")
+        _lines(entry, "text")
         entry.texts("to", "a list of player ids")
+
+
+def _lines(entry: Table, name: str) -> None:
+    """A text of several lines (a press body): line breaks and tabs belong to it, no other control character."""
+    value = entry.raw.get(name)
+    if value is not None and not isinstance(value, str):
+        entry.wrong(name, "text")
+    elif value and (problem := text_problem(value.replace("\n", " ").replace("\t", " "))):
+        entry.problems.append(f"{entry.key(name)}: {problem}")
 
 
 def _absence(entry: Table) -> None:

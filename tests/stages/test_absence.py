@@ -159,3 +159,12 @@ def test_a_hand_edited_absence_or_mail_choice_of_the_wrong_shape_is_named() -> N
                                "mail_choice": {"red": "weekly"}})
     assert problems == ["absences.blue[0].from: found '5 May'; expected a day like 2027-05-05",
                         "mail_choice.red: found 'weekly'; expected immediate or digest or reports-only"]
+
+
+def test_a_press_of_several_lines_is_kept_and_a_control_character_in_it_is_named() -> None:
+    from pbem.state.statecheck import state_problems
+
+    kept = {"text": "Shall we talk about Belgium?\n\tNot a word to France.", "to": ["ger"]}
+    assert state_problems({"press": [kept]}) == []
+    problems = state_problems({"press": [kept | {"text": "ring \x07 ring"}]})
+    assert len(problems) == 1 and problems[0].startswith("press[0].text: ") and "U+0007" in problems[0]
