@@ -133,7 +133,8 @@ def test_pbem_new_help_lists_every_registered_rule_system(capsys: pytest.Capture
     with pytest.raises(SystemExit):
         main(["new", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "one of conquest, daemon_rift, diplomacy, mighty_kingdoms, tally, wandering_tribes" in text
+    assert ("one of conquest, daemon_rift, diplomacy, mighty_kingdoms, star_wars_miniatures, tally, "
+            "wandering_tribes") in text
 
 
 def test_a_token_prefix_clash_names_the_field_and_both_players(tmp_path: Path,

@@ -206,7 +206,7 @@ def test_a_file_that_is_no_map_says_which_tables_a_map_has(tmp_path: Path) -> No
 
 def test_unreadable_unknown_and_mis_kinded_maps_are_one_line_each(tmp_path: Path) -> None:
     assert "cannot be read" in str(_error(tmp_path, "name = \n"))
-    assert "unknown kind of map 'squares'" in str(_error(tmp_path, "[tiles]\n", kind="squares"))
+    assert "unknown kind of map 'octagons'" in str(_error(tmp_path, "[tiles]\n", kind="octagons"))
     with pytest.raises(MapError) as err:
         maps.load("atlantis")
     assert str(err.value).startswith(str(maps.MAPS_DIR / "atlantis.toml"))

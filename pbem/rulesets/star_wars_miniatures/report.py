@@ -13,7 +13,7 @@ from pbem.rulesets.star_wars_miniatures import upgrades as up
 from pbem.rulesets.star_wars_miniatures.model import Battle
 from pbem.rulesets.star_wars_miniatures.world import World
 
-CALLS = {"factions": "window S1: rank factions and start regions", "squads": "window S2: your starting squad",
+CALLS = {"factions": "window S1: rank factions and start regions", "squads": "window S2: each player's starting squad",
          "initiative": "window CI: cleanup and initiative", "economics": "window E: economics",
          "action": "window A: action orders", "battle": "window B: battle results", "over": "the campaign is over"}
 
