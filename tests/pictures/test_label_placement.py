@@ -22,7 +22,9 @@ from pbem.pictures.svg import MARGIN, TITLE_HEIGHT, WIDTH, Style, bounds, draw
 from tests.pictures import scenes
 from tests.pictures.readback import SVG
 
-SHIPPED = maps.ready_made()
+SHIPPED = [*maps.ready_made(), *(str(p) for p in sorted((maps.MAPS_DIR / "wandering_tribes").glob("*.toml"))),
+           str(maps.MAPS_DIR.parent / "star_wars_miniatures" / "ten_factions.toml")]
+"""The ready-made maps of rules/maps/, and those rule systems keep in folders of their own."""
 
 
 def where_of(places: PlaceMap) -> Layout:
