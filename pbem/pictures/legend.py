@@ -9,7 +9,7 @@ from xml.sax.saxutils import escape, quoteattr
 from pbem.kit.maps import PlaceMap
 from pbem.kit.scene import Scene
 from pbem.pictures import marks, palette
-from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FEATURE_ORDER, FEATURES
+from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FEATURE_ORDER, FEATURES, oneway_tip
 
 ROW = 20
 FONT = 11
@@ -71,6 +71,8 @@ def _signs(places: PlaceMap, scene: Scene) -> list[Item]:
         if kind in kinds:
             colour, width, dashes, words = BORDERS[kind]
             out.append((_line(colour, min(width, 4.0), dashes), words))
+    if "oneway" in kinds:
+        out.append((_line(*BORDERS["road"][:3]) + oneway_tip((1, 7), (17, 7)), "road, one way"))
     terrains = {places.terrain(p) for p in places.places()}
     out += _grounds(terrains)
     out += [(_glyph(mark, "#222222"), terrain.replace("_", " ")) for terrain, mark in palette.TERRAIN_MARK.items()

@@ -14,6 +14,7 @@ FEATURES = {
     "mine": ("⚒", "mine"),
     "port": ("⚓", "port"),
     "tower": ("♖", "tower"),
+    "campfire": ("♨", "camp fire"),
     "start": ("○", "starting tile"),
     "objective": ("◎", "objective"),
     "special": ("✦", "special territory"),
@@ -53,3 +54,14 @@ BORDERS = {
     "wall": ("#111111", 3.2, "", "no passage"),
     "link": ("#555555", 1.2, "2 2", "passage"),
 }
+
+
+def oneway_tip(a: tuple[float, float], b: tuple[float, float], ids: str = "", size: float = 9.0) -> str:
+    """A filled arrowhead halfway along a road that runs one way only, from `a` towards `b`."""
+    length = max(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5, 1e-9)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    mx, my = (a[0] + b[0]) / 2 + ux * size / 2, (a[1] + b[1]) / 2 + uy * size / 2
+    tip = [(mx, my), (mx - ux * size - uy * size * 0.6, my - uy * size + ux * size * 0.6),
+           (mx - ux * size + uy * size * 0.6, my - uy * size - ux * size * 0.6)]
+    d = "M" + " L".join(f"{round(x, 1)},{round(y, 1)}" for x, y in tip) + " Z"
+    return f'<path class="border oneway" {ids} d="{d}" fill="{BORDERS["road"][0]}"/>'

@@ -19,7 +19,7 @@ from pbem.kit.scene import Clash, Move, Piece, Scene
 from pbem.pictures import palette, placement
 from pbem.pictures.layout import Layout, Shape, layout, shared_border
 from pbem.pictures.legend import legend
-from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES
+from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES, oneway_tip
 from pbem.pictures.placement import ASCENT, HALO, Box, Placed, clash_radius, font_size
 
 WIDTH = 800
@@ -147,6 +147,8 @@ def _edge_marks(a: str, b: str, kinds: frozenset[str], line: list[Point], ca: Po
         yield _stroke("river", line or _across(ca, cb), ids)
     if "road" in kinds:
         yield _stroke("road", [ca, cb], ids)
+    if "oneway" in kinds:
+        yield oneway_tip(ca, cb, ids)
     if "bridge" in kinds:
         mid = ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2)
         yield _stroke("bridge", _across(ca, cb, 0.18, mid, along=True), ids)

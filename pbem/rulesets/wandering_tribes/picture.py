@@ -12,7 +12,8 @@ COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "teal"
 def scene(view: WTView) -> Scene:
     game = view.state
     state = game.state
-    sides = tuple(Side(p, state.players[p].army_name or p, COLOURS[i % len(COLOURS)])
+    names = {p.id: p.faction_name or p.name for p in view.settings.players}
+    sides = tuple(Side(p, state.players[p].army_name or names.get(p, p), COLOURS[i % len(COLOURS)])
                   for i, p in enumerate(state.seats))
     pieces = tuple(Piece(s.id, s.tile, s.owner, "stack") for p in state.seats for s in state.stacks_of(p))
     moves = tuple(Move(m.start, m.path[-1], RETREAT if m.retreat else MOVE, piece=m.stack)

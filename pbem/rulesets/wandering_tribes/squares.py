@@ -33,6 +33,7 @@ ORIGIN = "origin"
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 CAMPFIRE = "campfire"
+ONEWAY = frozenset({"road", "oneway"})
 TILE_SIZE = 100.0
 
 
@@ -100,13 +101,17 @@ class SquareMap(PlaceIndex):
         return frozenset({CAMPFIRE} if self.tiles[place].campfire else set())
 
     def edges(self) -> Iterator[Edge]:
-        """Every border once; "road" where a route crosses it."""
+        """Every border once; "road" where a route crosses it, and "oneway" (from the edge's first
+        tile to its second) where routes cross it in one direction only (WT-MAP-3's arrows)."""
         for a in self.places():
             for side in ("E", "S"):
                 b = self.toward(a, side)
                 if b:
-                    road = side in self.exits(a) or OPPOSITE[side] in self.exits(b)
-                    yield Edge(a, b, frozenset({"road"}) if road else frozenset())
+                    out, back = side in self.exits(a), OPPOSITE[side] in self.exits(b)
+                    if out != back:
+                        yield Edge(a, b, ONEWAY) if out else Edge(b, a, ONEWAY)
+                    else:
+                        yield Edge(a, b, frozenset({"road"}) if out else frozenset())
 
     def geometry(self) -> Geometry:
         """Each tile a square polygon in map units."""
