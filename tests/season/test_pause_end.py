@@ -157,8 +157,13 @@ def test_every_rule_system_honours_the_end_by_construction() -> None:
 
 # -- Conquest's round cap --------------------------------------------------------------------------
 
-def test_conquest_round_cap_ends_the_campaign_after_that_round(season_root: Path) -> None:
-    world = season(season_root, "conquest", {"victory": {"target_size": 99, "round_cap": 1}})
+def capped(root: Path) -> Season:
+    """A Conquest campaign whose round cap ends it after round 1 (no empire reaches the target)."""
+    return season(root, "conquest", {"victory": {"target_size": 99, "round_cap": 1}})
+
+
+def play_to_the_end(world: Season) -> None:
+    """Every owed order and GM ruling sent, a day a tick, until the rules end the campaign."""
     agent = AGENTS["conquest"](quick=True)
     while not world.stage().over:
         assert world.ticks < 60, f"{world.where()}: the round cap did not end the campaign"
@@ -167,6 +172,11 @@ def test_conquest_round_cap_ends_the_campaign_after_that_round(season_root: Path
         for task in world.ruleset.gm_pending(world.context()):
             world.send_gm([agent.ruling(world, task)])
         world.tick(timedelta(days=1))
+
+
+def test_conquest_round_cap_ends_the_campaign_after_that_round(season_root: Path) -> None:
+    world = capped(season_root)
+    play_to_the_end(world)
     assert world.stage().turn == 1
     final = [s for s in world.outbox if "The campaign is over" in s.subject]
     text = body(final[0].message)
@@ -185,17 +195,9 @@ def test_round_cap_zero_means_no_cap() -> None:
 def test_a_campaign_ended_by_its_own_rules_sends_everyone_its_record_with_the_press(season_root: Path) -> None:
     """Conquest's round cap ends the campaign by the rules (no FINISH): the on-time record and the
     press kept go to every player and the GM beside the last report, and into history/press.md."""
-    world = season(season_root, "conquest", {"victory": {"target_size": 99, "round_cap": 1}})
-    agent = AGENTS["conquest"](quick=True)
-    first = next(iter(world.seats))
-    world.send(first, ["PRESS TO ALL", "Peace in our time.", "END PRESS"], "press")
-    while not world.stage().over:
-        assert world.ticks < 60, f"{world.where()}: the round cap did not end the campaign"
-        for pid in world.stage().owing:
-            world.send(pid, agent.orders(world, pid, world.stage()))
-        for task in world.ruleset.gm_pending(world.context()):
-            world.send_gm([agent.ruling(world, task)])
-        world.tick(timedelta(days=1))
+    world = capped(season_root)
+    world.send(next(iter(world.seats)), ["PRESS TO ALL", "Peace in our time.", "END PRESS"], "press")
+    play_to_the_end(world)
     records = [s for s in world.outbox if s.subject.endswith("The record of the campaign")]
     assert sorted(s.to for s in records) == sorted([*(seat.email for seat in world.seats.values()), world.gm_email])
     text = body(records[0].message)
