@@ -12,6 +12,7 @@ import pytest
 
 from pbem import cli
 from pbem.commands.demo import DEMOS
+from tests.support.club import post_body
 
 SYSTEMS = tuple(sorted(DEMOS))
 """Every rule system with a demo."""
@@ -32,24 +33,19 @@ def posts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return system, found
 
 
-def body(post: Path) -> str:
-    """The post without its front matter."""
-    return post.read_text(encoding="utf-8").split("+++", 2)[-1]
-
-
 def test_a_public_report_never_says_you(posts: tuple[str, list[Path]]) -> None:
     system, found = posts
-    said = [f"{p.name}: {line.strip()}" for p in found for line in body(p).splitlines() if YOU.search(line)]
+    said = [f"{p.name}: {line.strip()}" for p in found for line in post_body(p).splitlines() if YOU.search(line)]
     assert not said, f"{system}:\n" + "\n".join(said)
 
 
 def test_conquest_reports_speak_of_armies_never_of_tokens(posts: tuple[str, list[Path]]) -> None:
     system, found = posts
-    said = [p.name for p in found if system == "conquest" and TOKENS.search(body(p))]
+    said = [p.name for p in found if system == "conquest" and TOKENS.search(post_body(p))]
     assert not said, said
 
 
 def test_a_public_report_holds_no_template_leftover_or_repr(posts: tuple[str, list[Path]]) -> None:
     system, found = posts
-    said = [f"{p.name}: {line.strip()}" for p in found for line in body(p).splitlines() if LEFTOVER.search(line)]
+    said = [f"{p.name}: {line.strip()}" for p in found for line in post_body(p).splitlines() if LEFTOVER.search(line)]
     assert not said, f"{system}:\n" + "\n".join(said)

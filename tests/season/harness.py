@@ -9,7 +9,6 @@ the invariants of `tests/season/checks.py`.
 from __future__ import annotations
 
 import email
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -27,9 +26,9 @@ from pbem.rulesets import registry
 from pbem.rulesets.base import Context, Ruleset, Stage
 from pbem.stages import turns
 from pbem.state.campaign import Campaign
-from pbem.state.store import write_toml
 from pbem.tick.engine import tick
 from pbem.tick.log import TickLog
+from tests.support.fixed_dice import fix_dice
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 MAIL_TRANSPORT = {"inbox": {"type": "eml", "path": "../../inbox"},
@@ -69,13 +68,6 @@ class Setup:
     rules: dict[str, Any] = field(default_factory=dict)
 
 
-def fix_dice(folder: Path, seed: int, turns: int = 400) -> None:
-    """Every turn's dice secret drawn from the seed, before the first commitment is published: a
-    season plays the same game each time its seed is played, whatever machine or run."""
-    secrets = {str(n): hashlib.sha256(f"season {seed} dice, turn {n}".encode()).hexdigest() for n in range(turns)}
-    write_toml(folder / "private" / "dice.toml", {"secrets": secrets})
-
-
 class Season:
     """One campaign under simulation: its clock, seats, mail in and out, and tick history."""
 
@@ -112,7 +104,7 @@ class Season:
                             schedule=setup.schedule, transport=dict(MAIL_TRANSPORT), rules=setup.rules,
                             fixed_secrets=secrets)
         self.folder = camp.folder
-        fix_dice(camp.folder, seed)
+        fix_dice(camp.folder, f"season {seed} dice", 400)       # a seed plays the same game each run
         self.titles.append(str(camp.state.get("stage", {}).get("title", "")))
         for reply in welcome_replies(camp, made, T0):
             enqueue(camp.folder, build_mail(camp, self.ruleset, reply, T0))

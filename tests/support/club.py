@@ -5,7 +5,6 @@ player reads it. The scripted club campaigns (tests/campaigns/) are written with
 from __future__ import annotations
 
 import email.utils
-import hashlib
 import re
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -15,8 +14,8 @@ from pathlib import Path
 from pbem.cli import main
 from pbem.state.campaign import Campaign
 from pbem.state.schedule import parse_time
-from pbem.state.store import write_toml
 from pbem.tick.engine import tick
+from tests.support.fixed_dice import fix_dice
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 REPR = re.compile(r"\{'|'\}|\[\s*'|\(\d+,\)|\\[`*_\[\]|]|\bNone\b|<pbem\.|object at 0x|Traceback|\{\{|\{%")
@@ -43,14 +42,7 @@ class Club:
         """`pbem new NAME --root ROOT --address ADDRESS --now T0 ARGS...`, which must succeed."""
         assert main(["new", self.name, "--root", str(self.root), "--address", self.address,
                      "--now", self.now.isoformat(), *args]) == 0
-        self.fix_dice()
-
-    def fix_dice(self, turns: int = 30) -> None:
-        """Fixed turn secrets, so that every die (player orders, roll-offs) is the same each run;
-        written before the first tick publishes a commitment."""
-        secrets = {str(n): hashlib.sha256(f"{self.name} club dice, turn {n}".encode()).hexdigest()
-                   for n in range(turns + 1)}
-        write_toml(self.root / self.name / "private" / "dice.toml", {"secrets": secrets})
+        fix_dice(self.root / self.name, f"{self.name} club dice", 31)     # player orders, roll-offs: each run alike
 
     def gm(self, *args: str) -> int:
         """A GM command on this campaign's root; its exit status (argparse's refusals included)."""
@@ -107,7 +99,12 @@ class Club:
     def forum_posts(self) -> list[str]:
         """The public posts of the campaign's forum thread, front matter left out."""
         folder = self.root.parent / "forum" / self.name
-        return [p.read_text(encoding="utf-8").split("+++", 2)[-1] for p in sorted(folder.glob("*.md"))]
+        return [post_body(p) for p in sorted(folder.glob("*.md"))]
+
+
+def post_body(post: Path) -> str:
+    """A folder forum's post without its front matter."""
+    return post.read_text(encoding="utf-8").split("+++", 2)[-1]
 
 
 def text(msg: EmailMessage) -> str:

@@ -28,11 +28,10 @@ at all, so a half-read sheet never rolls.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
-from pbem.kit.orders import IllegalOrder, InvalidOrder, OrderProblem, quoted
+from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex, OrderProblem, quoted
 from pbem.kit.roster import Entry, Roster
 
 KEYWORDS = {"killed", "dead", "fled", "lost", "wounds", "half", "left", "start", "prefer", "item", "ok", "unhurt"}
@@ -148,9 +147,9 @@ SHEET_WORDS = ("killed", "fled", "lost", "wounds", "half", "left", "start", "pre
 
 def _unknown_word(word: str) -> InvalidOrder:
     """A word no sheet line has: the one it was meant to be when it is close to one (`lsot`)."""
-    close = difflib.get_close_matches(word.lower(), SHEET_WORDS, n=1, cutoff=0.6)
+    close = NameIndex({w: () for w in SHEET_WORDS}, what="word").suggest(word.lower())
     return InvalidOrder(f"unknown word {quoted(word)}; a sheet line reads killed, fled, lost N, wounds N, half, "
-                        "left N, start N or [WS, I]", suggestion=close[0] if close else "")
+                        "left N, start N or [WS, I]", suggestion=close)
 
 
 def check_line(e: Entry, s: SheetLine) -> None:

@@ -219,18 +219,12 @@ class Reader:
         return f"ELIMINATE {self.my_troop(words[0])}"
 
     def build(self, words: list[str], text: str) -> str:
-        head, colon, rest = text.partition(":")
-        parts = head.split()
-        if not colon or len(parts) != 2:
-            raise InvalidOrder("write BUILD <squad name, one word>: <card> x<n>, <card>, ...")
-        return f"BUILD {parts[1]}: {self.cards(rest)}"
+        name, rest = _named_cards(text, "write BUILD <squad name, one word>: <card> x<n>, <card>, ...")
+        return f"BUILD {name}: {self.cards(rest)}"
 
     def reinforce(self, words: list[str], text: str) -> str:
-        head, colon, rest = text.partition(":")
-        parts = head.split()
-        if not colon or len(parts) != 2:
-            raise InvalidOrder("write REINFORCE <squad>: <card> x<n>, ...")
-        return f"REINFORCE {self.my_squad(parts[1])}: {self.cards(rest)}"
+        name, rest = _named_cards(text, "write REINFORCE <squad>: <card> x<n>, ...")
+        return f"REINFORCE {self.my_squad(name)}: {self.cards(rest)}"
 
     def buy(self, words: list[str], text: str) -> str:
         key = _advantages().lookup(words[0] if words else "")
@@ -352,3 +346,12 @@ def _expand(chunk: str) -> list[tuple[str, str]]:
     if (m := _LABEL.match(name)) is not None and m[2] in LABELS:
         name, label = m[1], m[2]
     return [(name, label)] * times
+
+
+def _named_cards(text: str, syntax: str) -> tuple[str, str]:
+    """`VERB <one word>: <cards>` as the word and the card list, else the syntax as the reason."""
+    head, colon, rest = text.partition(":")
+    parts = head.split()
+    if not colon or len(parts) != 2:
+        raise InvalidOrder(syntax)
+    return parts[1], rest
