@@ -37,10 +37,10 @@ def settle(world: World, side: Sequence[str], entered: Sequence[str], attackers:
     for place in entered:
         enemies = [s for s in world.state.squads_in(place) if s.owner not in side]
         active = [s for s in enemies if not s.damaged]
-        out.retreating += [(s.id, place) for s in enemies if s.damaged]    # SWM-BAT-4/5: lose at once
+        if not active or world.book["battle.damaged_codefender"] == "retreat":
+            out.retreating += [(s.id, place) for s in enemies if s.damaged]    # SWM-BAT-4/5: lose at once
         if not active:
-            kind = "walk-over against damaged squads" if enemies else "uncontested capture"
-            capture(world, place, attackers[place], f"{kind} (no battle, no dice)")
+            _without_battle(world, side, place, attackers[place], bool(enemies), dice)
             out.captured.append(place)
             continue
         battle = Battle(next(ids), place, list(side), list(attackers[place]), [s.id for s in active],
@@ -51,6 +51,21 @@ def settle(world: World, side: Sequence[str], entered: Sequence[str], attackers:
         world.say(f"Battle {battle.id} in {place}: {', '.join(battle.attackers)} against "
                   f"{', '.join(battle.defenders)}.")
     return out
+
+
+def _without_battle(world: World, side: Sequence[str], place: str, squads: Sequence[str], walk_over: bool,
+                    dice: Dice) -> None:
+    """SWM-BAT-3/4: an uncontested capture or a walk-over; with `minefield.affects_uncontested`
+    (A19) a mined territory's mines go off first. A territory taken on entry (A8) is already the
+    side's and only its mines are left to roll."""
+    rolled = world.state.lands[place].minefield and bool(world.book["minefield.affects_uncontested"])
+    if rolled:
+        hits, _ = saves(world, squads, dice)
+        world.say(f"Minefield in {place}: " + (", ".join(f"{t} takes 10 damage" for t in hits) or "no troop is hit")
+                  + "; no battle follows, so the damage lasts no further (A19).")
+    if world.state.lands[place].owner not in side:
+        kind = "walk-over against damaged squads" if walk_over else "uncontested capture"
+        capture(world, place, squads, f"{kind} (no battle{'' if rolled else ', no dice'})")
 
 
 def capture(world: World, place: str, squads: Sequence[str], how: str) -> None:
@@ -70,11 +85,20 @@ def capture(world: World, place: str, squads: Sequence[str], how: str) -> None:
 
 
 def mines(world: World, battle: Battle, dice: Dice) -> None:
-    """SWM-BAT-16/18: a d20 per attacking troop in roster order; 1-10 starts with 10 damage; a
-    standing MINE-REROLL spends Force for a re-roll right after the failed save (A37)."""
+    """SWM-BAT-16/18: the attacking force's mine saves; 1-10 starts the battle with 10 damage."""
+    battle.mine_hits, spent = saves(world, battle.attackers, dice)
+    battle.force_spent.update(spent)
+
+
+def saves(world: World, squads: Sequence[str], dice: Dice) -> tuple[list[str], dict[str, int]]:
+    """SWM-BAT-16/18: a d20 per troop of `squads` in roster order; a standing MINE-REROLL spends
+    Force for a re-roll right after the failed save (A37). Returns the troops hit and the Force
+    each re-rolling troop has spent."""
     count, sides = dice_spec(world.book["minefield.save_die"])
     target = int(world.book["minefield.save_target"])
-    for squad_id in battle.attackers:
+    hits: list[str] = []
+    spent: dict[str, int] = {}
+    for squad_id in squads:
         squad = world.state.squads[squad_id]
         for troop in squad.troops:
             die = dice.roll(f"mine save: {troop.id} {troop.name}", count, sides).total
@@ -83,10 +107,11 @@ def mines(world: World, battle: Battle, dice: Dice) -> None:
                 tries -= 1
                 troop.counters[FORCE_SPENT] = troop.counters.get(FORCE_SPENT, 0) + int(
                     world.book["minefield.reroll_force_cost"])
-                battle.force_spent[troop.id] = troop.counters[FORCE_SPENT]
+                spent[troop.id] = troop.counters[FORCE_SPENT]
                 die = dice.roll(f"mine re-roll: {troop.id} {troop.name}", count, sides).total
             if die < target:
-                battle.mine_hits.append(troop.id)
+                hits.append(troop.id)
+    return hits, spent
 
 
 def _rerolls(world: World, owner: str, troop: Entry) -> int:
@@ -120,13 +145,23 @@ def apply(world: World, battle: Battle, result: Result, dice: Dice) -> list[tupl
     for squad_id in battle.attackers + battle.defenders:
         if squad_id in world.state.squads:
             world.recheck(world.state.squads[squad_id])
-    losers = {ATTACKER: battle.defenders, DEFENDER: battle.attackers,
-              NONE: battle.attackers + battle.defenders}[result.winner]
+    losers = {ATTACKER: battle.defenders + codefenders(world, battle), DEFENDER: battle.attackers,
+              NONE: battle.attackers + battle.defenders + codefenders(world, battle)}[result.winner]
     if result.winner == ATTACKER:
         capture(world, battle.place, battle.attackers, f"won battle {battle.id}")
     world.say(f"Battle {battle.id}: both sides were wiped out together; nobody wins and control stays."
               if result.winner == NONE else f"Battle {battle.id}: the {result.winner} wins.")
     return [(s, battle.place) for s in losers if s in world.state.squads]
+
+
+def codefenders(world: World, battle: Battle) -> list[str]:
+    """A12 with `battle.damaged_codefender = "share_result"`: the damaged squads that stood beside
+    the active defenders share their result (they retreat only when the defenders lose); with
+    "retreat" they already lost at the Battle step (SWM-BAT-5) and none are left here."""
+    if world.book["battle.damaged_codefender"] != "share_result":
+        return []
+    fought = set(battle.attackers + battle.defenders)
+    return [s.id for s in world.state.squads_in(battle.place) if s.owner not in battle.side and s.id not in fought]
 
 
 def award_xp(world: World, events: Sequence[Event]) -> None:

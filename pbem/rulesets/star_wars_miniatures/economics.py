@@ -15,7 +15,7 @@ from pbem.rulesets.star_wars_miniatures import composition as comp
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.advantages import buy, operative, shuttle
 from pbem.rulesets.star_wars_miniatures.model import Squad
-from pbem.rulesets.star_wars_miniatures.supply import supplied
+from pbem.rulesets.star_wars_miniatures.supply import build_sites, supplied
 from pbem.rulesets.star_wars_miniatures.world import World
 
 
@@ -143,14 +143,16 @@ def _new_troops(world: World, cards: Sequence[tuple[str, str]]) -> list[Troop]:
 
 
 def build(world: World, player: str, item: Item) -> str:
-    """SWM-ECO-6..10: a legal new squad of new troops in his own controlled capital, with room
-    there, at most two a turn."""
+    """SWM-ECO-6..10: a legal new squad of new troops in his own controlled capital (A28: or, with
+    `economy.capital_lost_can_build`, the first capital he controls with room), with room there,
+    at most two a turn."""
     state, me = world.state, world.state.players[player]
-    capital, name = me.capital, item.args[0]
-    if not capital or state.owner(capital) != player:
+    sites, name = build_sites(world, player), item.args[0]
+    if not sites:
         return "you do not control your capital, where new squads are built"
     if me.built_this_turn >= int(world.book["economy.max_new_squads_per_turn"]):
         return f"at most {world.book['economy.max_new_squads_per_turn']} new squads a turn"
+    capital = next((t for t in sites if world.room(t)), sites[0])
     if world.book["economy.build_requires_room"] and not world.room(capital):
         return f"{capital} already holds {len(state.squads_in(capital))} squad(s), its stacking limit"
     troops = _new_troops(world, item.cards)
@@ -206,7 +208,7 @@ def reinforce(world: World, player: str, item: Item) -> str:
         return f"{item.args[0]} is not a squad of yours"
     if squad.disrupted:
         return f"{squad.id} stands in a territory disrupted this turn"
-    if squad.place != world.state.players[player].capital and not supplied(world, player, squad.place):
+    if squad.place not in build_sites(world, player) and not supplied(world, player, squad.place):
         return f"{squad.id} in {squad.place} has no supply line to your capital"
     troops = _new_troops(world, item.cards)
     why = _legal(world, player, troops, squad.troops)

@@ -97,7 +97,22 @@ def move(world: World, side: Sequence[str], squad_id: str, path: Sequence[str], 
     done.paths.append((squad_id, squad.place, goal))
     world.state.arrive(squad, goal)
     cut = f" (stopped in {goal}, which is not yours: the rest of the path is dropped)" if stop < len(path) - 1 else ""
-    return f"{squad_id} moves to {goal}{cut}."
+    return f"{squad_id} moves to {goal}{cut}." + _taken_on_entry(world, squad, side)
+
+
+def _taken_on_entry(world: World, squad: Squad, side: Sequence[str]) -> str:
+    """A8 with `capture.timing = "on_entry"`: an empty enemy territory changes hands as the squad
+    enters it (the entry still counts, SWM-MOV-11), so the side's later squads of this slot pass
+    through it; one holding damaged squads still waits for the Battle step's walk-over. With
+    "battle_step" (SWM-MOV-17, SWM-BAT-3) nothing changes hands before the Battle step."""
+    goal = squad.place
+    if world.book["capture.timing"] != "on_entry" or not world.state.enemy(squad.owner, goal):
+        return ""
+    if any(s.owner not in side for s in world.state.squads_in(goal)):
+        return ""
+    world.state.lands[goal].owner = squad.owner
+    world.grant()
+    return f" {goal} was empty and passes to {squad.owner} on entry (A8)."
 
 
 def _refusal(world: World, squad: Squad, path: Sequence[str], done: SlotMoves) -> str:

@@ -20,6 +20,8 @@ are singular so the file is told apart from the kit's `[territories]` maps):
     mapboards = ["Cantina"]  # boards a battle here may use (SWM-BAT-11)
     scenario = ""            # "" = the default meeting engagement (SWM-BAT-10)
     grants = ""              # a special territory's advantage key (SWM-ADV-17)
+    owner_of_start = ""      # only for setup.start_location_unit = "territory" (A7): the capital
+                             # whose player holds it from setup; none = inactive
     adjacent = ["T02"]       # symmetric; checked
     [geometry]               # optional: centre points, outlines or hexes for the picture
     points = { T01 = [100, 80] }     # or hexes = { T01 = [0, 0] } (axial q, r)
@@ -56,6 +58,7 @@ class Territory:
     scenario: str = ""
     grants: str = ""
     aliases: tuple[str, ...] = ()
+    owner_of_start: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ def map_from_dict(data: Mapping[str, Any], source: str = "map") -> RegionMap:
     regions = _regions(data.get("region"), territories, problems)
     links = _links(data.get("territory"), territories, problems)
     if not problems:
-        problems += _unconnected(links)
+        problems += _unconnected(links) + _start_owners(territories)
     if problems:
         raise MapError(source, problems)
     return RegionMap(str(data.get("name", source)), territories, regions, links, _drawing(data), tuple(warnings))
@@ -193,7 +196,7 @@ def _territory(ident: str, row: Mapping[str, Any], where: str, problems: list[st
     return Territory(ident, str(row.get("name", ident)), str(row.get("region", "")), int(income or 0),
                      int(stacking or 1), capital, bool(row.get("minefield", False)),
                      tuple(str(b) for b in row.get("mapboards", ())), str(row.get("scenario", "")), grants,
-                     tuple(str(a) for a in row.get("aliases", ())))
+                     tuple(str(a) for a in row.get("aliases", ())), str(row.get("owner_of_start", "")))
 
 
 def _regions(raw: Any, territories: Mapping[str, Territory], problems: list[str]) -> dict[str, Region]:
@@ -249,6 +252,13 @@ def _unconnected(links: Mapping[str, frozenset[str]]) -> list[str]:
                 queue.append(nxt)
     cut = sorted(set(links) - seen)
     return [f"territory: {', '.join(cut)} cannot be reached from {start}; the map must be connected"] if cut else []
+
+
+def _start_owners(territories: Mapping[str, Territory]) -> list[str]:
+    """A7: `owner_of_start` names a capital territory of the map (its start location)."""
+    return [f"territory.{t}.owner_of_start: {spec.owner_of_start!r} is not a capital territory of the map"
+            for t, spec in territories.items() if spec.owner_of_start and not (
+                spec.owner_of_start in territories and territories[spec.owner_of_start].capital)]
 
 
 def names(territories: Sequence[str], places: RegionMap) -> str:

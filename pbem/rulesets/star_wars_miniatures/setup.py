@@ -46,6 +46,9 @@ def assign(world: World, order: Sequence[str], factions: Mapping[str, Sequence[s
         _take(world, player, region)
         world.say(f"{player} leads the {world.book[f'factions.{pick}.name']} from {region} "
                   f"({world.places.regions[region].name}), capital {world.places.regions[region].capital}.")
+    if _by_territory(world):
+        _inactive_territories(world)
+        return
     for spec in world.places.regions.values():
         if spec.id not in taken:
             for place in spec.territories:
@@ -53,12 +56,39 @@ def assign(world: World, order: Sequence[str], factions: Mapping[str, Sequence[s
             world.say(f"{spec.id} ({spec.name}) is inactive: nobody started there (SWM-SET-7).")
 
 
+def _by_territory(world: World) -> bool:
+    """A7: `setup.start_location_unit = "territory"`: a start location is a single capital
+    territory (named by its region, which has exactly one); the player holds it and the
+    territories whose map field `owner_of_start` names it. Default "region" (SWM-SET-6)."""
+    return bool(world.book["setup.start_location_unit"] == "territory")
+
+
+def _inactive_territories(world: World) -> None:
+    """SWM-SET-7 under A7's "territory" reading: every territory nobody holds after the picks (an
+    unchosen capital, one whose owner_of_start names it, one with no owner_of_start) is inactive."""
+    idle = [t for t in world.places.places() if not world.state.lands[t].owner]
+    for place in idle:
+        world.state.lands[place].active = False
+    if idle:
+        world.say(f"Inactive: {', '.join(idle)}; nobody holds them from the start (SWM-SET-7).")
+
+
 def _region(world: World, faction: str, taken: Mapping[str, str], wanted: Sequence[tuple[str, str]]) -> str:
-    legal = [r for r in world.places.regions if r not in taken and
-             (not taken or not world.book["setup.start_must_adjoin_taken"] or
-              any(world.places.regions_adjacent(r, t) for t in taken))]
-    listed = next((r for r, cond in wanted if r in legal and cond in ("", faction)), "")
-    return listed or legal[0]
+    """SWM-SET-5: a later pick adjoins a location already taken: a region any of whose territories
+    borders one of a taken region, or under A7's "territory" reading a capital bordering a taken
+    capital. When no free location adjoins one, any free one may be taken."""
+    free = [r for r in world.places.regions if r not in taken]
+    legal = [r for r in free if not taken or not world.book["setup.start_must_adjoin_taken"] or
+             any(_locations_adjacent(world, r, t) for t in taken)]
+    listed = next((r for r, cond in wanted if r in (legal or free) and cond in ("", faction)), "")
+    return listed or (legal or free)[0]
+
+
+def _locations_adjacent(world: World, a: str, b: str) -> bool:
+    places = world.places
+    if _by_territory(world):
+        return places.adjacent(places.regions[a].capital, places.regions[b].capital)
+    return places.regions_adjacent(a, b)
 
 
 def _take(world: World, player: str, region: str) -> None:
@@ -66,7 +96,10 @@ def _take(world: World, player: str, region: str) -> None:
     me = world.state.players[player]
     me.region, me.capital = region, spec.capital
     me.treasury = int(world.book["setup.starting_treasury"])
-    for place in spec.territories:
+    held = spec.territories if not _by_territory(world) else [
+        t for t in world.places.places()
+        if t == spec.capital or world.places.territories[t].owner_of_start == spec.capital]
+    for place in held:
         land = world.state.lands[place]
         land.owner, land.active = player, True
         land.fortified = land.fortified or (place == spec.capital and world.book["setup.capitals_start_fortified"])

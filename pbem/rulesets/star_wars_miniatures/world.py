@@ -87,17 +87,45 @@ def standing_retreat(world: World, squad: Squad) -> list[str]:
 
 
 def check_stacking(world: World, phase: str) -> None:
-    """SWM-STK-3/4/6: at a phase's end each overstacked territory loses squads: the owners'
-    standing OVERSTACK choices first, then the last to arrive."""
+    """SWM-STK-3/4/6: at a phase's end each overstacked territory loses squads, in the order of
+    `removal_order`, until it is within its limit."""
     for place in world.places.places():
         here = world.state.squads_in(place)
         excess = len(here) - world.stacking(place)
-        if excess <= 0:
-            continue
-        named = [s for s in here for p in world.state.players.values() if s.id in p.overstack.get(place, [])]
-        rest = sorted((s for s in here if s not in named), key=lambda s: -s.arrived)
-        for squad in [*named, *rest][:excess]:
+        for squad in removal_order(world, place, here)[:max(excess, 0)]:
             world.eliminate(squad, f"over the stacking limit of {place} at the end of the {phase} phase")
+
+
+def removal_order(world: World, place: str, here: Sequence[Squad]) -> list[Squad]:
+    """A37, SWM-STK-4/5: the owner with more squads in `place` removes first (ties: the earlier in
+    the turn order, allies by their initiative totals), each owner's squads in his own order."""
+    owners = list(dict.fromkeys(s.owner for s in here))
+    ranked = sorted(owners, key=lambda p: (-sum(s.owner == p for s in here), _initiative_rank(world, p)))
+    return [s for owner in ranked for s in own_removals(world, place, [s for s in here if s.owner == owner])]
+
+
+def own_removals(world: World, place: str, mine: Sequence[Squad]) -> list[Squad]:
+    """SWM-STK-4, A31: the squads the owner named in his standing OVERSTACK choice for `place`, in
+    his order; then by `stacking.nmr_elimination`: the last to arrive first ("last_arrived"), or
+    the fewest points first, equal points the last to arrive first ("lowest_points")."""
+    if not mine:
+        return []
+    named = world.state.players[mine[0].owner].overstack.get(place, [])
+    chosen = [s for ident in named for s in mine if s.id == ident]
+    if world.book["stacking.nmr_elimination"] == "lowest_points":
+        rest = sorted((s for s in mine if s not in chosen), key=lambda s: (s.points, -s.arrived))
+    else:
+        rest = sorted((s for s in mine if s not in chosen), key=lambda s: -s.arrived)
+    return [*chosen, *rest]
+
+
+def _initiative_rank(world: World, player: str) -> tuple[int, int]:
+    """A player's place in this turn's order: his side's slot, then his place among its members
+    (state.sides lists them by initiative total, highest first)."""
+    for slot, side in enumerate(world.state.sides):
+        if player in side:
+            return slot, side.index(player)
+    return len(world.state.sides), 0
 
 
 def active_squads(world: World, player: str) -> list[Squad]:
