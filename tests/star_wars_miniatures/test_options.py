@@ -20,8 +20,9 @@ from pbem.rulesets.star_wars_miniatures.catalog import Catalog
 from pbem.rulesets.star_wars_miniatures.economics import Item, Line
 from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT, Land, Player, SWMState
 from pbem.rulesets.star_wars_miniatures.regions import map_from_dict
+from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from pbem.rulesets.star_wars_miniatures.world import World, check_stacking
-from tests.star_wars_miniatures import helpers
+from tests.star_wars_miniatures import flow, helpers
 
 
 def chosen(section: str, key: str, value: Any) -> RuleBook:
@@ -91,6 +92,25 @@ def test_swm_set_6_a7_territory_starts_hold_the_capital_and_its_owner_of_start_t
         "A1": "alice", "A2": "alice", "C1": "bob", "C2": "bob"}
     assert st.lands["A1"].fortified and st.lands["C1"].fortified
     assert "Inactive: A3, B1, B2, B3, B4; nobody holds them from the start (SWM-SET-7)." in st.log
+
+
+@pytest.mark.clause("SWM-SET-4")
+def test_swm_set_6_a7_a_campaign_choosing_territory_starts_plays_its_setup_by_them() -> None:
+    game = flow.Game()
+    game.settings = flow.settings(rules={"setup": {"start_location_unit": "territory"}})
+    game.game = RULESET.create(game.settings)
+    game.resolve(ScriptedDice([9, 15, 9, 12, 3]))
+    game.send("bob", "PICK Imperial\nREGION R1")
+    game.send("alice", "PICK Imperial\nPICK Rebel\nREGION R9\nREGION R2")
+    game.send("cara", "REGION R6 IF Sith\nREGION R7")
+    game.resolve(ScriptedDice([]))
+    st = game.state
+    # Alice's R9 and R2 capitals do not border bob's T03; T21 (R6) is the only free one that does.
+    # Nothing free borders T03 or T21 for cara, so her listed R7 stands.
+    assert {p: (me.region, me.capital) for p, me in st.players.items()} == {
+        "alice": ("R6", "T21"), "bob": ("R1", "T03"), "cara": ("R7", "T25")}
+    assert {t: land.owner for t, land in st.lands.items() if land.active} == {
+        "T03": "bob", "T21": "alice", "T25": "cara"}      # the shipped map gives no owner_of_start
 
 
 def test_swm_set_6_a7_owner_of_start_must_name_a_capital_territory() -> None:
