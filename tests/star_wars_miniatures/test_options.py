@@ -188,6 +188,8 @@ def test_swm_bat_5_a12_share_result_a_damaged_codefender_stays_when_the_defender
     book = chosen("battle", "damaged_codefender", "share_result")
     world, out = _a12(book, cat)
     assert out.battles[0].defenders == ["R1"] and out.retreating == []
+    assert world.state.log[-1] == (
+        "Battle B1-1-1: the damaged squads beside the defenders stay out of it and share its result (A12): R2.")
     assert bt.apply(world, out.battles[0], Result(DEFENDER), ScriptedDice([])) == [("S1", "B2")]
     world, out = _a12(book, cat)
     assert bt.apply(world, out.battles[0], Result(ATTACKER), ScriptedDice([])) == [("R1", "B2"), ("R2", "B2")]

@@ -50,6 +50,9 @@ def settle(world: World, side: Sequence[str], entered: Sequence[str], attackers:
         out.battles.append(battle)
         world.say(f"Battle {battle.id} in {place}: {', '.join(battle.attackers)} against "
                   f"{', '.join(battle.defenders)}.")
+        if len(enemies) > len(active) and world.book["battle.damaged_codefender"] == "share_result":
+            world.say(f"Battle {battle.id}: the damaged squads beside the defenders stay out of it and share "
+                      f"its result (A12): {', '.join(s.id for s in enemies if s.damaged)}.")
     return out
 
 

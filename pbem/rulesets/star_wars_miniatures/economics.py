@@ -209,7 +209,8 @@ def reinforce(world: World, player: str, item: Item) -> str:
     if squad.disrupted:
         return f"{squad.id} stands in a territory disrupted this turn"
     if squad.place not in build_sites(world, player) and not supplied(world, player, squad.place):
-        return f"{squad.id} in {squad.place} has no supply line to your capital"
+        where = "a capital you control" if world.book["economy.capital_lost_can_build"] else "your capital"
+        return f"{squad.id} in {squad.place} has no supply line to {where}"
     troops = _new_troops(world, item.cards)
     why = _legal(world, player, troops, squad.troops)
     if why or (why := pay(world, player, sum(t.points for t in troops))):

@@ -12,6 +12,7 @@ from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures import upgrades as up
 from pbem.rulesets.star_wars_miniatures.model import BANKED, Squad
 from pbem.rulesets.star_wars_miniatures.orders import card_list
+from pbem.rulesets.star_wars_miniatures.regions import RegionMap
 from pbem.rulesets.star_wars_miniatures.world import World
 
 
@@ -96,13 +97,20 @@ def _take(world: World, player: str, region: str) -> None:
     me = world.state.players[player]
     me.region, me.capital = region, spec.capital
     me.treasury = int(world.book["setup.starting_treasury"])
-    held = spec.territories if not _by_territory(world) else [
-        t for t in world.places.places()
-        if t == spec.capital or world.places.territories[t].owner_of_start == spec.capital]
-    for place in held:
+    for place in start_holdings(world.places, _by_territory(world), region):
         land = world.state.lands[place]
         land.owner, land.active = player, True
         land.fortified = land.fortified or (place == spec.capital and world.book["setup.capitals_start_fortified"])
+
+
+def start_holdings(places: RegionMap, by_territory: bool, region: str) -> list[str]:
+    """The territories a player who starts at `region` holds from setup: the whole region
+    (SWM-SET-6), or under A7's "territory" reading its capital and the territories whose
+    owner_of_start names that capital."""
+    capital = places.regions[region].capital
+    if not by_territory:
+        return list(places.regions[region].territories)
+    return [t for t in places.places() if t == capital or places.territories[t].owner_of_start == capital]
 
 
 def starting_problems(world: World, player: str, lines: Sequence[str]) -> list[str]:
