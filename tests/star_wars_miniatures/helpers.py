@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.kit.roster import Roster
+from pbem.kit.rulebook import RuleBook
+from pbem.rulesets.star_wars_miniatures import rules
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog, load_catalog
 from pbem.rulesets.star_wars_miniatures.model import Land, Player, Squad, SWMState
@@ -71,3 +73,8 @@ def squad(st: SWMState, cat: Catalog, ident: str, owner: str, place: str, cards:
     st.squads[ident] = made
     st.arrive(made, place)
     return made
+
+
+def chosen(section: str, key: str, value: Any) -> RuleBook:
+    """The rule book of a campaign.toml saying `[rules.<section>] <key> = <value>`."""
+    return rules.load({section: {key: value}})

@@ -25,18 +25,13 @@ from pbem.rulesets.star_wars_miniatures.world import World, check_stacking
 from tests.star_wars_miniatures import flow, helpers
 
 
-def chosen(section: str, key: str, value: Any) -> RuleBook:
-    """The rule book of a campaign.toml saying `[rules.<section>] <key> = <value>`."""
-    return rules.load({section: {key: value}})
-
-
 def test_every_alternative_reading_is_accepted_and_an_undocumented_one_refused() -> None:
     for section, key, value in (("setup", "start_location_unit", "territory"), ("capture", "timing", "on_entry"),
                                 ("battle", "damaged_codefender", "share_result"),
                                 ("minefield", "affects_uncontested", True),
                                 ("stacking", "nmr_elimination", "lowest_points"),
                                 ("economy", "capital_lost_can_build", True)):
-        assert chosen(section, key, value)[f"{section}.{key}"] == value
+        assert helpers.chosen(section, key, value)[f"{section}.{key}"] == value
     with pytest.raises(RulesError) as refused:
         rules.load({"setup": {"start_location_unit": "planet"}, "capture": {"timing": "at_once"},
                     "battle": {"damaged_codefender": "stay"}, "stacking": {"nmr_elimination": "random"},
@@ -85,7 +80,7 @@ def test_swm_set_6_a7_region_starts_hold_the_whole_region_by_default(cat: Catalo
 @pytest.mark.clause("SWM-SET-5")
 @pytest.mark.clause("SWM-SET-7")
 def test_swm_set_6_a7_territory_starts_hold_the_capital_and_its_owner_of_start_territories(cat: Catalog) -> None:
-    st = _assign(chosen("setup", "start_location_unit", "territory"), cat)
+    st = _assign(helpers.chosen("setup", "start_location_unit", "territory"), cat)
     # A later pick must border a taken start location: capital C1 borders A1, capital B1 does not.
     assert (st.players["bob"].region, st.players["bob"].capital) == ("RC", "C1")
     assert {t: land.owner for t, land in st.lands.items() if land.active} == {
@@ -146,7 +141,7 @@ def test_swm_bat_3_a8_an_empty_enemy_territory_changes_hands_at_the_battle_step(
 
 @pytest.mark.clause("SWM-MOV-11")
 def test_swm_bat_3_a8_on_entry_the_territory_changes_hands_and_later_squads_pass_through(cat: Catalog) -> None:
-    world, done, lines = _a8(chosen("capture", "timing", "on_entry"), cat)
+    world, done, lines = _a8(helpers.chosen("capture", "timing", "on_entry"), cat)
     assert lines == ["R1 moves to A3. A3 was empty and passes to bob on entry (A8).",
                      "R2 moves to A1. A1 was empty and passes to bob on entry (A8)."]
     assert done.entered == ["A3", "A1"]          # both still count toward the two entries
@@ -156,7 +151,7 @@ def test_swm_bat_3_a8_on_entry_the_territory_changes_hands_and_later_squads_pass
 
 
 def test_swm_bat_4_a8_on_entry_a_territory_with_damaged_squads_waits_for_the_walk_over(cat: Catalog) -> None:
-    world, done, _ = _a8(chosen("capture", "timing", "on_entry"), cat)
+    world, done, _ = _a8(helpers.chosen("capture", "timing", "on_entry"), cat)
     helpers.squad(world.state, cat, "S9", "alice", "A2", ["Stormtrooper x4"], damaged=True)
     helpers.squad(world.state, cat, "R3", "bob", "B3", ["Rebel Trooper x15"])
     done = mv.SlotMoves()
@@ -185,7 +180,7 @@ def test_swm_bat_5_a12_a_damaged_codefender_retreats_whatever_the_result(cat: Ca
 
 
 def test_swm_bat_5_a12_share_result_a_damaged_codefender_stays_when_the_defenders_win(cat: Catalog) -> None:
-    book = chosen("battle", "damaged_codefender", "share_result")
+    book = helpers.chosen("battle", "damaged_codefender", "share_result")
     world, out = _a12(book, cat)
     assert out.battles[0].defenders == ["R1"] and out.retreating == []
     assert world.state.log[-1] == (
@@ -223,7 +218,7 @@ def test_swm_bat_16_a19_an_uncontested_capture_or_walk_over_sets_off_no_mines(ca
 @pytest.mark.clause("SWM-BAT-18")
 def test_swm_bat_16_a19_affects_uncontested_rolls_the_saves_in_roster_order(cat: Catalog) -> None:
     dice = ScriptedDice([3, 12, 11, 10, 5, 20, 11])
-    world = _a19(chosen("minefield", "affects_uncontested", True), cat, dice)
+    world = _a19(helpers.chosen("minefield", "affects_uncontested", True), cat, dice)
     assert [r.purpose for r in dice.log] == [
         "mine save: luke Luke Skywalker, Jedi Knight", "mine re-roll: luke Luke Skywalker, Jedi Knight",
         "mine save: r1 Rebel Trooper", "mine save: r2 Rebel Trooper",
@@ -239,9 +234,9 @@ def test_swm_bat_16_a19_affects_uncontested_rolls_the_saves_in_roster_order(cat:
 # -- A31 and A37: overstack removal -------------------------------------------------------
 def _a31(book: RuleBook, cat: Catalog) -> World:
     st = helpers.state()
-    helpers.squad(st, cat, "R1", "bob", "B3", ["Rebel Trooper x10"])       # arrived first, 100 points
-    helpers.squad(st, cat, "R2", "bob", "B3", ["Rebel Trooper x15"])       # 150 points
-    helpers.squad(st, cat, "R3", "bob", "B3", ["Rebel Trooper x12"])       # arrived last, 120 points
+    helpers.squad(st, cat, "R1", "bob", "B3", ["Rebel Trooper x10"])       # arrived first, 60 points
+    helpers.squad(st, cat, "R2", "bob", "B3", ["Rebel Trooper x15"])       # 90 points
+    helpers.squad(st, cat, "R3", "bob", "B3", ["Rebel Trooper x12"])       # arrived last, 72 points
     return World(st, helpers.test_map(), cat, book)
 
 
@@ -254,10 +249,10 @@ def test_swm_stk_4_a31_without_a_preference_the_last_to_arrive_goes_first(cat: C
 
 
 def test_swm_stk_4_a31_lowest_points_removes_the_smallest_squads_first(cat: Catalog) -> None:
-    world = _a31(chosen("stacking", "nmr_elimination", "lowest_points"), cat)
+    world = _a31(helpers.chosen("stacking", "nmr_elimination", "lowest_points"), cat)
     check_stacking(world, "action")
-    assert [s.id for s in world.state.squads_in("B3")] == ["R2"]      # R1 (100), then R3 (120) go
-    world = _a31(chosen("stacking", "nmr_elimination", "lowest_points"), cat)
+    assert [s.id for s in world.state.squads_in("B3")] == ["R2"]      # R1 (60), then R3 (72) go
+    world = _a31(helpers.chosen("stacking", "nmr_elimination", "lowest_points"), cat)
     world.state.players["bob"].overstack = {"B3": ["R2"]}               # a standing choice still comes first
     check_stacking(world, "action")
     assert [s.id for s in world.state.squads_in("B3")] == ["R3"]
@@ -320,7 +315,7 @@ def test_swm_eco_6_a28_without_his_capital_a_player_cannot_build_or_reinforce(ca
 
 
 def test_swm_eco_6_a28_capital_lost_can_build_builds_at_a_captured_capital(cat: Catalog) -> None:
-    world = _a28(chosen("economy", "capital_lost_can_build", True), cat)
+    world = _a28(helpers.chosen("economy", "capital_lost_can_build", True), cat)
     eco.run_entry(world, "alice", BUILD, ScriptedDice([]))
     eco.run_entry(world, "alice", REINFORCE, ScriptedDice([]))
     assert world.state.squads["S9"].place == "B1"

@@ -72,8 +72,9 @@ def _without_battle(world: World, side: Sequence[str], place: str, squads: Seque
 
 
 def capture(world: World, place: str, squads: Sequence[str], how: str) -> None:
-    """SWM-PBC-11, SWM-ALL-16: control passes to the member whose acting squads there have the
-    most points, equal points to the one whose squad entered first."""
+    """SWM-PBC-11, SWM-ALL-16 (A13): control passes to the member whose acting squads there have
+    the most points, equal points to the one whose squad entered first; with
+    `alliance.capture_owner = "first_entered"` to the one whose squad entered first."""
     present = [world.state.squads[s] for s in squads if s in world.state.squads]
     if not present:
         return
@@ -81,10 +82,23 @@ def capture(world: World, place: str, squads: Sequence[str], how: str) -> None:
     for squad in present:
         points[squad.owner] = points.get(squad.owner, 0) + squad.points
     best = max(points.values())
-    winner = next(s.owner for s in present if points[s.owner] == best)
-    world.state.lands[place].owner = winner
-    world.grant()
+    winner = next(s.owner for s in present if points[s.owner] == best or
+                  world.book["alliance.capture_owner"] == "first_entered")
+    hand_over(world, place, winner)
     world.say(f"{place} passes to {winner}: {how}.")
+
+
+def hand_over(world: World, place: str, owner: str) -> None:
+    """A territory changes hands. SWM-ADV-15 (A17): its fortification and minefield stay and serve
+    the new holder; a row with `on_capture = "removed"` loses them instead."""
+    land = world.state.lands[place]
+    land.owner = owner
+    for key, attr in (("fortify", "fortified"), ("minefield", "minefield")):
+        if getattr(land, attr) and world.book[f"advantages.{key}.on_capture"] == "removed":
+            setattr(land, attr, False)
+            world.say(f"The {'fortification' if key == 'fortify' else 'minefield'} of {place} is removed "
+                      "as it changes hands (A17).")
+    world.grant()
 
 
 def mines(world: World, battle: Battle, dice: Dice) -> None:

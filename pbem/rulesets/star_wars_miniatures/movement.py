@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pbem.kit.roster import Entry
 from pbem.kit.rulebook import RuleBook
+from pbem.rulesets.star_wars_miniatures import battle as bt
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog
 from pbem.rulesets.star_wars_miniatures.model import Squad
@@ -72,6 +73,7 @@ class SlotMoves:
     entered: list[str] = field(default_factory=list)
     attackers: dict[str, list[str]] = field(default_factory=dict)   # territory -> squads, in order of entry
     moved: set[str] = field(default_factory=set)
+    uncounted: set[str] = field(default_factory=set)    # empty entries outside the limit (A8)
     paths: list[tuple[str, str, str]] = field(default_factory=list)  # squad, from, to (for the picture)
     replies: list[str] = field(default_factory=list)
 
@@ -92,6 +94,8 @@ def move(world: World, side: Sequence[str], squad_id: str, path: Sequence[str], 
             return f"MOVE {squad_id} {' '.join(path)}: refused, {refusal}; {squad_id} holds in {squad.place}"
         if goal not in done.entered:
             done.entered.append(goal)
+            if not world.book["capture.uncontested_counts_as_entry"] and not world.state.squads_in(goal):
+                done.uncounted.add(goal)
         done.attackers.setdefault(goal, []).append(squad_id)
     done.moved.add(squad_id)
     done.paths.append((squad_id, squad.place, goal))
@@ -110,8 +114,7 @@ def _taken_on_entry(world: World, squad: Squad, side: Sequence[str]) -> str:
         return ""
     if any(s.owner not in side for s in world.state.squads_in(goal)):
         return ""
-    world.state.lands[goal].owner = squad.owner
-    world.grant()
+    bt.hand_over(world, goal, squad.owner)
     return f" {goal} was empty and passes to {squad.owner} on entry (A8)."
 
 
@@ -137,7 +140,7 @@ def _refusal(world: World, squad: Squad, path: Sequence[str], done: SlotMoves) -
 
 def _entry_refusal(world: World, goal: str, done: SlotMoves) -> str:
     limit = int(world.book["movement.enemy_entries_per_turn"])
-    if goal not in done.entered and len(done.entered) >= limit:
+    if goal not in done.entered and len(set(done.entered) - done.uncounted) >= limit:
         return f"it would be a third enemy territory this turn (at most {limit}, SWM-MOV-11)"
     cap = world.stacking(goal)
     if world.book["stacking.attackers_max"] == "territory_limit" and len(done.attackers.get(goal, [])) >= cap:
