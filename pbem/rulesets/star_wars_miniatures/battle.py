@@ -156,9 +156,14 @@ class Result:
 
 
 def apply(world: World, battle: Battle, result: Result, dice: Dice) -> list[tuple[str, str]]:
-    """SWM-PBC-1..14: XP, the chart, removals, damage and control; returns who must retreat."""
-    award_xp(world, result.events)
+    """SWM-PBC-1..14: XP, the chart, removals, damage and control; returns who must retreat.
+    SWM-XP-13 (A21): a kill earns its XP even when the chart restores the victim; with
+    `xp.award_if_victim_restored = false` only a victim the chart eliminates (or a reserve) pays."""
+    earned = kills(world, result.events)
     chart(world, result.events, dice)
+    for killer, victim, cost in earned:
+        if world.book["xp.award_if_victim_restored"] or world.state.troop(victim) is None:
+            killer.counters[PENDING] = tr.pending(killer) + cost
     for squad_id in battle.attackers + battle.defenders:
         if squad_id in world.state.squads:
             world.recheck(world.state.squads[squad_id])
@@ -182,8 +187,15 @@ def codefenders(world: World, battle: Battle) -> list[str]:
 
 
 def award_xp(world: World, events: Sequence[Event]) -> None:
-    """SWM-XP-1, SWM-XP-11..13: the killer earns the victim's catalog cost, pending; no XP for
-    reserves, mines, no killer or a friendly kill; restored victims still count."""
+    """SWM-XP-1, SWM-XP-11..13: the killer earns the victim's catalog cost, pending."""
+    for killer, _, cost in kills(world, events):
+        killer.counters[PENDING] = tr.pending(killer) + cost
+
+
+def kills(world: World, events: Sequence[Event]) -> list[tuple[Entry, str, int]]:
+    """(killer, victim, the victim's catalog cost) for each kill that earns XP: none for
+    reserves, mines, no killer or a friendly kill (SWM-XP-11/12)."""
+    out = []
     for event in events:
         if event.kind != KILLED or event.killer.casefold() in NO_XP_KILLERS:
             continue
@@ -191,7 +203,8 @@ def award_xp(world: World, events: Sequence[Event]) -> None:
         victim = _victim(world, event.troop)
         if killer is None or victim is None or victim[0] in world.state.allies(killer[0].owner):
             continue
-        killer[1].counters[PENDING] = tr.pending(killer[1]) + victim[1]
+        out.append((killer[1], event.troop, victim[1]))
+    return out
 
 
 def _victim(world: World, ident: str) -> tuple[str, int] | None:

@@ -121,16 +121,28 @@ def give(world: World, player: str, item: Item) -> str:
 
 
 def eliminate(world: World, player: str, item: Item) -> str:
-    """SWM-SQD-9: any of his own troops, in his own Economics step."""
+    """SWM-SQD-9 (A32): any of his own troops, in his own Economics step; with
+    `economy.voluntary_elimination = "to_legalize_only"` only from a squad whose make-up is
+    illegal (over 150 points, or breaking its faction table or the unique rules): losing troops
+    cannot lift a squad above 75 points."""
     found = world.state.troop(item.args[0])
     if found is None or found[0].owner != player:
         return f"{item.args[0]} is not a troop of yours"
     squad, troop = found
+    if world.book["economy.voluntary_elimination"] == "to_legalize_only" and not _illegal(world, squad):
+        return f"{squad.id}'s make-up is legal, and troops are eliminated only to make a squad legal (A32)"
     world.say(f"{player} eliminates {troop.id} {troop.name} from {squad.id}.")
     world.remove_troop(squad, troop.id)
     if squad.id in world.state.squads:
         world.recheck(squad)
     return ""
+
+
+def _illegal(world: World, squad: Squad) -> bool:
+    faction, troops = world.faction(squad.owner), squad.troops
+    return squad.points > int(world.book["squad.max_points"]) or bool(
+        comp.share_problems(faction, troops, world.catalog, world.book) + comp.person_problems(troops, world.catalog)
+        + comp.ban_problems(faction, troops, world.catalog, world.book))
 
 
 def _new_troops(world: World, cards: Sequence[tuple[str, str]]) -> list[Troop]:

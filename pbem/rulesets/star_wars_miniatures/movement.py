@@ -106,7 +106,7 @@ def move(world: World, side: Sequence[str], squad_id: str, path: Sequence[str], 
 
 def _taken_on_entry(world: World, squad: Squad, side: Sequence[str]) -> str:
     """A8 with `capture.timing = "on_entry"`: an empty enemy territory changes hands as the squad
-    enters it (the entry still counts, SWM-MOV-11), so the side's later squads of this slot pass
+    enters it (an entry as ever, SWM-MOV-11), so the side's later squads of this slot pass
     through it; one holding damaged squads still waits for the Battle step's walk-over. With
     "battle_step" (SWM-MOV-17, SWM-BAT-3) nothing changes hands before the Battle step."""
     goal = squad.place

@@ -10,6 +10,7 @@ from pbem.kit.roster import Entry, Roster
 from pbem.rulesets.star_wars_miniatures import composition as comp
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures import upgrades as up
+from pbem.rulesets.star_wars_miniatures.cleanup import factor
 from pbem.rulesets.star_wars_miniatures.model import BANKED, Squad
 from pbem.rulesets.star_wars_miniatures.orders import card_list
 from pbem.rulesets.star_wars_miniatures.regions import RegionMap
@@ -121,8 +122,11 @@ def starting_problems(world: World, player: str, lines: Sequence[str]) -> list[s
     troops = _troops(world, squads[0])
     faction = world.faction(player)
     out = comp.problems(faction, troops, world.catalog, world.book) + comp.army_problems(troops, world.catalog)
-    if sum(t.points for t in troops) > int(world.book["setup.starting_squad_points"]):
-        out.append(f"a starting squad is at most {world.book['setup.starting_squad_points']} points")
+    size, total = int(world.book["setup.starting_squad_points"]), sum(t.points for t in troops)
+    if world.book["setup.starting_squad_exact"] and total != size:      # A33's other reading
+        out.append(f"a starting squad is exactly {size} points; this one is {total}")
+    elif total > size:
+        out.append(f"a starting squad is at most {size} points")
     shares = _shares(lines, len(troops))
     if isinstance(shares, str):
         return out + [shares]
@@ -155,7 +159,7 @@ def _upgrade_problems(world: World, player: str, troops: list[Entry], shares: Ma
     out = [f"the XP shared out comes to {total}, over the army's {world.book['setup.starting_army_xp']}"
            ] if total > int(world.book["setup.starting_army_xp"]) else []
     for n, amount in shares.items():
-        troops[n - 1].counters[BANKED] = amount
+        troops[n - 1].counters[BANKED] = amount * _starting_factor(world, player, troops[n - 1])
     rows = up.rows(world.book)
     for line in lines:
         if line.startswith("UPGRADE "):
@@ -172,6 +176,12 @@ def _upgrade_problems(world: World, player: str, troops: list[Entry], shares: Ma
             elif troop is not None:
                 up.buy(rows[name], troop, detail, 0)
     return out
+
+
+def _starting_factor(world: World, player: str, troop: Entry) -> int:
+    """SWM-XP-17 (A21): the starting XP is not doubled; with `xp.double_starting_xp = true` a
+    Mandalorian troop of the Mandalorian faction banks twice its share, as Cleanup awards are."""
+    return factor(world, player, troop) if world.book["xp.double_starting_xp"] else 1
 
 
 def place_start(world: World, player: str, lines: Sequence[str]) -> Squad:
