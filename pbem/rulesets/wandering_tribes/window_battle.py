@@ -12,6 +12,7 @@ from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions, ask
 from pbem.rulesets.wandering_tribes import battle_orders
+from pbem.rulesets.wandering_tribes.deadlines import length
 from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, problems, sides
 from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_battle
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
@@ -130,7 +131,7 @@ def words(view: WTView) -> Any:
 
 
 PHASE = Phase[WTGame, SquareMap](title="battle reports", window=BATTLE, parse=parse, resolve=resolve,
-                                 owing=owing, canonical=canonical, help=help_text, words=words,
+                                 owing=owing, canonical=canonical, help=help_text, words=words, length=length,
                                  gm_verbs=(GMVerb("RESULT", "RESULT <battle> WINNER <player>|DRAW [LOST <player> "
                                                   "<m1,m2>] [WITHDRAWN <player>]",
                                                   "set a battle's result when the reports disagree or never came",
