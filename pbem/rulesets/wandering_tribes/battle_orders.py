@@ -7,6 +7,8 @@ go to the GM, a single report stands after the deadline (`battle_report.single_r
     LOST Cara m14, m17
     IFWIN 2 RECRUIT 1 Pistoliers
     IFLOSE 2 RETREAT S, E
+    GENERAL 2 m15              (WT-BAT-17: a stack without General names its acting General among the
+                                characters tied for the highest command; without it the lowest id acts)
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NotAnOrder, OrderProblem
-from pbem.rulesets.wandering_tribes.battle_results import Report, problems, sides
+from pbem.rulesets.wandering_tribes.armylist import general_candidates
+from pbem.rulesets.wandering_tribes.battle_results import Report, own_stack, problems, sides
 from pbem.rulesets.wandering_tribes.battle_setup import Battle
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.nations import canonical
 from pbem.rulesets.wandering_tribes.rules import Rules
 from pbem.rulesets.wandering_tribes.squares import SIDES
 
-WORDS = ("RESULT", "WITHDRAWN", "LOST", "IFWIN", "IFLOSE")
+WORDS = ("RESULT", "WITHDRAWN", "LOST", "IFWIN", "IFLOSE", "GENERAL")
 DRAW = "DRAW"
 
 
@@ -78,9 +81,32 @@ def _line(state: State, rules: Rules, mine: Sequence[Battle], player: str, repor
     elif verb == "LOST":
         who = _player(state, words[1] if len(words) > 1 else "")
         reports[current].lost[who] = [m.strip() for m in " ".join(words[2:]).split(",") if m.strip()]
+    elif verb == "GENERAL":
+        current = _general(state, rules, mine, player, reports, current, words[1:])
     else:
         current = _conditional(state, rules, mine, player, reports, current, verb, words[1:])
     return current
+
+
+def _general(state: State, rules: Rules, mine: Sequence[Battle], player: str, reports: dict[int, Report],
+             current: int, words: list[str]) -> int:
+    """GENERAL [battle] <marker>: the owner settles a tie for acting General (WT-BAT-17)."""
+    battle = _battle(mine, words.pop(0)) if len(words) > 1 and words[0].isdigit() else current
+    if len(words) != 1:
+        raise InvalidOrder(f"write GENERAL {battle} <marker id>, one of your characters")
+    stack_id = own_stack(state, next(b for b in mine if b.id == battle), player)
+    if not stack_id:
+        raise IllegalOrder(f"your army in battle {battle} is not a stack on the map: it has its own General")
+    stack = state.stacks[stack_id]
+    tied = [m.id for m in general_candidates(rules.nations[state.players[player].nation], stack)]
+    if not tied:
+        raise IllegalOrder(f"{stack_id} has a General marker (or no character): no acting General is chosen")
+    marker = words[0].lower()
+    if marker not in tied:
+        raise IllegalOrder(f"{words[0]} cannot act as General of {stack_id}: choose one of the characters tied for "
+                           f"the highest command value ({', '.join(tied)}) (WT-BAT-17)")
+    reports[battle].general[player] = marker
+    return battle
 
 
 def _player(state: State, word: str) -> str:
@@ -128,4 +154,5 @@ def settle(rules: Rules, by_player: Mapping[str, Report]) -> tuple[Report | None
     for player, report in by_player.items():
         merged.ifwin.update({p: v for p, v in report.ifwin.items() if p == player})
         merged.iflose.update({p: v for p, v in report.iflose.items() if p == player})
+        merged.general.update({p: v for p, v in report.general.items() if p == player})
     return merged, ""

@@ -11,10 +11,10 @@ from pbem.kit.dice import Dice
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions, ask
-from pbem.rulesets.wandering_tribes import battle_orders
-from pbem.rulesets.wandering_tribes.deadlines import length
-from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, problems, sides
+from pbem.rulesets.wandering_tribes import battle_orders, briefing
+from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, generals_lost, problems, sides
 from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_battle
+from pbem.rulesets.wandering_tribes.deadlines import length
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
 from pbem.rulesets.wandering_tribes.texts import rules_of
@@ -44,6 +44,7 @@ def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:
         out += [f"LOST {p} {', '.join(m)}" for p, m in report.lost.items() if m]
         out += [f"IFWIN {key} RECRUIT {n} {t}" for picks in report.ifwin.values() for t, n in picks]
         out += [f"IFLOSE {key} RETREAT {', '.join(d)}" for d in report.iflose.values()]
+        out += [f"GENERAL {key} {m}" for m in report.general.values()]
     return out
 
 
@@ -53,7 +54,9 @@ def help_text(view: WTView, player: Player) -> str:
     if not mine:
         return "You fight no battle this phase; nothing to send."
     rows = [f"RESULT {b.id} WINNER <player>   (or RESULT {b.id} DRAW)\nWITHDRAWN <player>\nLOST <player> <marker ids>\n"
-            f"IFWIN {b.id} RECRUIT <n> <type>\nIFLOSE {b.id} RETREAT N, E, S, W   (ranked)" for b in mine]
+            f"IFWIN {b.id} RECRUIT <n> <type>\nIFLOSE {b.id} RETREAT N, E, S, W   (ranked)"
+            + "".join(f"\n{line}" for line in briefing.general_choice(game.state, rules_of(view), b, player.id))
+            for b in mine]
     return "Report each battle you fought:\n" + "\n\n".join(rows)
 
 
@@ -74,7 +77,7 @@ def resolve(view: WTView, submissions: Submissions, dice: Dice) -> Outcome[WTGam
         ruled = game.gm_results.get(str(battle.id))
         if ruled is not None:
             settled = _with_instructions(ruled, filed)
-        elif settled is None:
+        elif settled is None or (why := generals_lost(game.state, rules, battle, settled)):
             settled = _gm_result(view, battle.id, sides(game.state, battle), why)
         before = {s: game.state.stacks[s].tile for s in battle.stacks() if s in game.state.stacks}
         game.state, lines = resolve_battle(game.state, rules, view.map, battle, settled, dice)
@@ -102,6 +105,7 @@ def _with_instructions(ruled: Report, filed: dict[str, Report]) -> Report:
     for player, report in filed.items():
         out.ifwin.update({p: v for p, v in report.ifwin.items() if p == player})
         out.iflose.update({p: v for p, v in report.iflose.items() if p == player})
+        out.general.update({p: v for p, v in report.general.items() if p == player})
     return out
 
 
