@@ -29,7 +29,8 @@ FIXED = {"setup.tie": "reroll_tied", "setup.missing_nation": "gm", "order_roll.t
          "command_test.pass_if": "total_le_target", "movement.no_exit": "attempt_failed", "movement.dead_end": "stop",
          "battle.paired_defender": "host_tile_owner", "battle.ambush_defender": "ambushed",
          "battle.ambush_attacker": "volunteer_else_random", "retreat.draw_tie": "reroll",
-         "retreat.default_choice": "random_free", "battle.deadline_together": "session_end", "retreat.battle_order": "battle_id",
+         "retreat.default_choice": "random_free", "retreat.battle_order": "battle_id",
+         "battle.deadline_together": "session_end",
          "defaults.attempt_order": "stack_id", "defaults.recruit": "compulsory_only"}
 """Keys with one reading the processor plays (the catalog's default): another value is refused
 rather than silently ignored."""
