@@ -105,8 +105,7 @@ def resolve(state: State, rules: Rules, gmap: SquareMap, battle: Battle, report:
         if stack.owner == winner:
             terrain = gmap.terrain(stack.tile)
             log += recruit.recruit(state, rules, stack, terrain, report.ifwin.get(winner, []))  # WT-REC-14
-    for stack_id in ours:
-        log += destroy.check(state, rules, stack_id, after_battle=True)
+    log += destroy.sweep(state, rules, ours, after_battle=True)
     state.locks = [lock for lock in state.locks if not any(lock.has(s) for s in battle.stacks())]
     losers = [s for s in ours if s in state.stacks and state.stacks[s].owner != winner]
     if len(losers) == 2:
@@ -159,8 +158,9 @@ def retreat(state: State, rules: Rules, gmap: SquareMap, stack_id: str, ranked: 
     origin, stack.tile = stack.tile, open_[side]
     log.append(f"{stack_id} retreats {side} from {origin} to {stack.tile}")
     mine = [s for s in state.stacks_in(stack.tile) if s.owner == stack.owner]
-    if len(mine) > 1:
+    if len(mine) > 1:                    # retreat.free_tile = "no_enemy": into his own stack's tile
         combine.combine_tile(state, rules, mine, [], log)
+        log += destroy.sweep(state, rules, [s.id for s in mine])      # WT-DES after the combining (A17)
     return log
 
 
