@@ -17,7 +17,7 @@ from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_bat
 from pbem.rulesets.wandering_tribes.deadlines import length
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
-from pbem.rulesets.wandering_tribes.texts import rules_of
+from pbem.rulesets.wandering_tribes.texts import names_of, rules_of
 from pbem.rulesets.wandering_tribes.window_orders import finish, next_round
 
 
@@ -25,7 +25,7 @@ def parse(view: WTView, player: Player, lines: Lines) -> Parsed:
     game = view.state
     """Each battle's report is kept when the rules accept it; one they refuse (a withdrawn winner,
     a marker not in that side's stack) is not stored, and its lines are quoted with the reason."""
-    reading = battle_orders.read(game.state, rules_of(view), game.battles, player.id, lines)
+    reading = battle_orders.read(game.state, rules_of(view), game.battles, player.id, lines, names_of(view))
     refused = {b.id for b in game.battles if b.id in reading.reports
                and problems(game.state, b, reading.reports[b.id])}
     reports = {str(k): to_data(r) for k, r in reading.reports.items() if k not in refused}
@@ -122,7 +122,8 @@ def gm_result(view: WTView, words: Sequence[str]) -> str:
         verb, who = rest.pop(0).upper(), rest.pop(0) if rest else ""
         markers = rest.pop(0) if verb == "LOST" and rest else ""
         lines.append((len(lines) + 1, f"{verb} {who} {markers}".strip()))
-    reading = battle_orders.read(game.state, rules_of(view), [battle], sides(game.state, battle)[0], lines)
+    reading = battle_orders.read(game.state, rules_of(view), [battle], sides(game.state, battle)[0], lines,
+                                 names_of(view))
     if reading.problems:
         raise ValueError(str(reading.problems[0]))
     report = reading.reports[battle.id]

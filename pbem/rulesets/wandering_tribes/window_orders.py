@@ -122,8 +122,9 @@ def open_battles(view: WTView, sections: Sequence[Section], alerts: list[str], d
     sections = [*sections, ("Battle phase", [*log, *(f"Battle {b.id}: {b.kind} in {b.tile}, {b.defender} defends"
                                                      for b in game.battles)])]
     deadline = deadlines.promise(view)
-    briefs = [briefing_report(f"Battle {b.id} briefing", briefing.briefing(game.state, rules, view.map, b, deadline),
-                              _sides(game, b), f"briefing-{b.id}") for b in game.battles]
+    briefs = [briefing_report(view, f"Battle {b.id} briefing",
+                              briefing.briefing(game.state, rules, view.map, b, deadline), _sides(game, b),
+                              f"briefing-{b.id}") for b in game.battles]
     return _outcome(view, title, sections, alerts, dice, briefs)
 
 
