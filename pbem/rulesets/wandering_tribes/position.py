@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.dice import Dice
+from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.phases import PositionError
 from pbem.rulesets.wandering_tribes import strategic
-from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.wandering_tribes.battle_results import Report
 from pbem.rulesets.wandering_tribes.battle_setup import AMBUSH, LOCKED, PAIRED, Battle
 from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, SETUP, Move, WTGame

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.kit.orders import OrderProblem
 from pbem.rulesets.base import Report
 from pbem.rulesets.wandering_tribes.cycle import stack_lines
 from pbem.rulesets.wandering_tribes.game import WTView
@@ -36,6 +37,13 @@ def named(names: Mapping[str, str], lines: Sequence[str]) -> list[str]:
         return list(lines)
     word = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
     return [word.sub(lambda m: names[m.group(1)], line) for line in lines]
+
+
+def named_problems(view: WTView, problems: Sequence[OrderProblem]) -> list[OrderProblem]:
+    """An ack's problems as the player reads them: players named by name in each reason (the quoted
+    line stays as he wrote it)."""
+    names = names_of(view)
+    return [type(p)(named(names, [p.reason])[0], p.line_no, p.line, p.suggestion) for p in problems]
 
 
 def report(view: WTView, title: str, sections: Sequence[Section], key: str) -> Report:

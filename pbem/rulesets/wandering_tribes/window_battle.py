@@ -17,7 +17,7 @@ from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_bat
 from pbem.rulesets.wandering_tribes.deadlines import length
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
-from pbem.rulesets.wandering_tribes.texts import names_of, rules_of
+from pbem.rulesets.wandering_tribes.texts import named_problems, names_of, rules_of
 from pbem.rulesets.wandering_tribes.window_orders import finish, next_round
 
 
@@ -31,7 +31,7 @@ def parse(view: WTView, player: Player, lines: Lines) -> Parsed:
     reports = {str(k): to_data(r) for k, r in reading.reports.items() if k not in refused}
     accepted = [(n, line) for n, line in lines if not any(p.line_no == n for p in reading.problems)]
     return Parsed(payload={"reports": reports} if reports else {}, accepted=accepted,
-                  problems=list(reading.problems))
+                  problems=named_problems(view, reading.problems))
 
 
 

@@ -15,7 +15,7 @@ from pbem.rulesets.wandering_tribes import battle_setup, briefing, cycle, deadli
 from pbem.rulesets.wandering_tribes.battle_results import ranking
 from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, OVER, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
-from pbem.rulesets.wandering_tribes.texts import Section, briefing_report, report, rules_of
+from pbem.rulesets.wandering_tribes.texts import Section, briefing_report, named_problems, report, rules_of
 
 
 def context(view: WTView, player: str) -> orders.Context:
@@ -39,7 +39,7 @@ def _read(view: WTView, player: Player, lines: Lines) -> Parsed:
         return Parsed(payload={})
     reading = orders.read(context(view, player.id), lines)
     payload = {"lines": orders.canonical_lines(reading.orders)}
-    return Parsed(payload=payload, accepted=list(reading.accepted), problems=list(reading.problems))
+    return Parsed(payload=payload, accepted=list(reading.accepted), problems=named_problems(view, reading.problems))
 
 
 def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:
