@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.kit.dice import ScriptedDice
+from pbem.rulesets.phases import PositionError
+from pbem.rulesets.wandering_tribes import position
 from pbem.rulesets.wandering_tribes.battle_results import Report, resolve
 from pbem.rulesets.wandering_tribes.battle_setup import LOCKED, Battle
 from pbem.rulesets.wandering_tribes.plan import Attempt, Division, RoundOrders
@@ -95,3 +97,12 @@ def test_wt_des_2_anytime_a_retreat_that_combines_into_characters_only_destroys_
     assert "B1" not in stacks and "B2" not in stacks
     kept, _ = _retreated(no_minimums("empire", **base))
     assert [m.type for m in kept["B1"].markers] == ["General", "Hero"]    # type: ignore[attr-defined]
+
+
+@pytest.mark.clause("WT-DES-2")
+def test_wt_des_2_anytime_a_position_cannot_hold_a_stack_of_characters_only() -> None:
+    data = {"window": "orders", "seats": ["anna"], "players": {"anna": {"nation": "empire"}},
+            "stacks": [{"id": "A1", "owner": "anna", "tile": "T1", "markers": ["m1 General", "m2 Hero"]}]}
+    assert position.read(["anna"], row(3), rules(), data, "pos.toml").state.stacks["A1"]
+    with pytest.raises(PositionError, match="A1 holds characters only"):
+        position.read(["anna"], row(3), rules(**{ANYTIME: True}), data, "pos.toml")

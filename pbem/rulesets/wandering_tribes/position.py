@@ -11,6 +11,7 @@ from pbem.kit.dice import Dice
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.phases import PositionError
 from pbem.rulesets.wandering_tribes import strategic
+from pbem.rulesets.wandering_tribes.armylist import has_units
 from pbem.rulesets.wandering_tribes.battle_results import Report
 from pbem.rulesets.wandering_tribes.battle_setup import AMBUSH, LOCKED, PAIRED, Battle
 from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, SETUP, Move, WTGame
@@ -129,6 +130,10 @@ def _stack(state: State, gmap: SquareMap, rules: Rules, n: int, raw: Mapping[str
         markers.append(Marker(mid, type_, nation.points(type_)))
     if not markers:
         problems.append(f"{where}.markers: a stack holds at least one marker")
+    elif nation is not None and rules["destruction.character_only_anytime"] and not has_units(
+            nation, [m.type for m in markers]):
+        problems.append(f"{where}.markers: {sid} holds characters only, which destruction.character_only_anytime "
+                        "destroys at once (WT-DES-2); leave the stack out")
     state.stacks[sid] = Stack(sid, owner, tile, markers)
 
 
