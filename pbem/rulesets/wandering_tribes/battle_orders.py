@@ -102,8 +102,8 @@ def _general(state: State, rules: Rules, mine: Sequence[Battle], player: str, re
     tied = [m.id for m in general_candidates(rules.nations[state.players[player].nation], stack)]
     if not tied:
         raise IllegalOrder(f"{stack_id} has a General marker (or no character): no acting General is chosen")
-    marker = words[0].lower()
-    if marker not in tied:
+    marker = next((m for m in tied if m.casefold() == words[0].casefold()), "")
+    if not marker:
         raise IllegalOrder(f"{words[0]} cannot act as General of {stack_id}: choose one of the characters tied for "
                            f"the highest command value ({', '.join(tied)}) (WT-BAT-17)")
     reports[battle].general[player] = marker
