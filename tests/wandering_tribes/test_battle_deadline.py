@@ -27,12 +27,12 @@ PLAYERS = [NewPlayer(p, p.title(), f"{p}@wt.localhost", f"{p.title()}'s Tribe") 
 SCHEDULE = {"timezone": "UTC", "setup": "5d", "orders": "4d", "battle": "5h", "reminder": "1h"}
 
 
-def _campaign(root: Path, rules: dict[str, Any]) -> Campaign:
+def _campaign(root: Path, rules: dict[str, Any], schedule: dict[str, str]) -> Campaign:
     """Three tribes deployed, cara resting since round 1: the battle trigger fires as round 1 ends."""
     transport = {"inbox": {"type": "eml", "path": "../../inbox"}, "outbox": {"type": "maildir", "path": "../../outbox"}}
     secrets = {p.id: f"SECRET-{p.id.upper():>4}-0000-0001" for p in PLAYERS} | {"gm": "GMGM-TEST-0000-0000-0000"}
     camp, _ = create(root / "campaigns", "wt", "wandering_tribes", "wt_three_tribes", PLAYERS, "gm@wt.localhost",
-                     T0, schedule=SCHEDULE, transport=transport, rules=rules, fixed_secrets=secrets)
+                     T0, schedule=schedule, transport=transport, rules=rules, fixed_secrets=secrets)
     sent = {"anna": {"nation": "empire", "towns": ["T3"]}, "ben": {"nation": "orcs_goblins", "towns": ["T8"]},
             "cara": {"nation": "dwarfs", "towns": ["T26"]}}
     game = RULESET.load_state(RULESET.resolve(Context(camp.settings, camp.state["game"], T0), sent,
@@ -56,9 +56,12 @@ def _mails(root: Path, to: str) -> list[str]:
     return out
 
 
-def _battle_window(root: Path, rules: dict[str, Any]) -> tuple[Campaign, datetime, datetime]:
-    camp = _campaign(root, rules)
-    opened = T0 + timedelta(days=4, hours=1)
+def _battle_window(root: Path, rules: dict[str, Any],
+                   schedule: dict[str, str] = SCHEDULE) -> tuple[Campaign, datetime, datetime]:
+    camp = _campaign(root, rules, schedule)
+    orders_due = StageRecord.read(camp.state).due
+    assert orders_due is not None
+    opened = orders_due + timedelta(hours=1)
     tick(root / "campaigns", opened)
     camp = Campaign(camp.folder)
     record = StageRecord.read(camp.state)
@@ -105,6 +108,16 @@ def _settled_at(root: Path, camp: Campaign, due: datetime) -> None:
     assert StageRecord.read(Campaign(camp.folder).state).question.key == ""
     tick(root / "campaigns", due + timedelta(minutes=1))
     assert StageRecord.read(Campaign(camp.folder).state).question.key.startswith("battle.")
+
+
+@pytest.mark.clause("WT-PBEM-11")
+def test_wt_window_b_one_on_one_with_a_deadline_hour_moves_to_it_and_says_so(tmp_path: Path) -> None:
+    camp, opened, due = _battle_window(tmp_path, {"campaign": {"mode": "one_on_one"}}, {**SCHEDULE, "at": "20:00"})
+    assert opened == datetime(2026, 11, 27, 21, 0, tzinfo=UTC)
+    assert due == datetime(2026, 12, 5, 20, 0, tzinfo=UTC)      # 7 days on is 21:00: the next 20:00
+    shown = camp.settings.schedule.show(due)
+    assert all(f"Report by {shown} (7 days after this briefing, at the campaign's deadline hour 20:00)" in b
+               for b in _briefings(tmp_path))
 
 
 @pytest.mark.clause("WT-PBEM-11")

@@ -36,5 +36,7 @@ def promise(view: WTView) -> str:
     rules, due = rules_of(view), deadline(view)
     when = view.settings.schedule.show(due) if due else "the report deadline"
     if rules.mode == "one_on_one":
-        return f"{when} ({rules['battle.deadline_days_one_on_one']} days after this briefing)"
+        at = view.settings.schedule.at
+        hour = f", at the campaign's deadline hour {at:%H:%M}" if at else ""
+        return f"{when} ({rules['battle.deadline_days_one_on_one']} days after this briefing{hour})"
     return f"the end of this club session, {when}"
