@@ -151,7 +151,8 @@ def test_swm_pbm_11_revise_until_slot_false_keeps_the_orders_of_window_a() -> No
         "line 2: action orders are fixed when the action window closes in this campaign "
         "(action.revise_until_slot = false); yours stand as sent"]
     game.resolve(ScriptedDice([]))
-    assert lines(game)[-2:] == ["cara: C3 moves to T03.", "T03 passes to cara: uncontested capture (no battle, no dice)."]
+    assert lines(game)[-2:] == ["cara: C3 moves to T03.",
+                                "T03 passes to cara: uncontested capture (no battle, no dice)."]
     assert game.state.squads["C3"].place == "T03"
 
 
