@@ -73,12 +73,13 @@ def test_swm_upg_17_a32_a_transfer_is_refused_across_territories_over_150_or_int
     world = _squads(rules.load(TRANSFERS), cat)
     helpers.squad(world.state, cat, "S6", "alice", "A1", ["Stormtrooper x28"], ["s6"])     # 140 points
     world.state.squads["S2"].disrupted = True
-    assert _run(world, ("e1", "S3"), ("e1", "S6"), ("e1", "S2"), ("e1", "S1")) == [
+    assert _run(world, ("e1", "S3"), ("e1", "S6"), ("e1", "S2"), ("e1", "S1"), ("t20", "S5")) == [
         "alice: TRANSFER e1 TO S3: skipped, S1 stands in A1 and S3 in A3; a troop changes squads only within one "
         "territory.",
         "alice: TRANSFER e1 TO S6: skipped, 152 points is over the 150-point maximum of a squad.",
         "alice: TRANSFER e1 TO S2: skipped, S2 stands in a territory disrupted this turn.",
-        "alice: TRANSFER e1 TO S1: skipped, the troop is already in S1."]
+        "alice: TRANSFER e1 TO S1: skipped, the troop is already in S1.",
+        "alice: TRANSFER t20 TO S5: skipped, S2 stands in a territory disrupted this turn."]
 
 
 def test_swm_sqd_10_a32_transferring_a_squads_last_troop_merges_it_away(cat: Catalog) -> None:

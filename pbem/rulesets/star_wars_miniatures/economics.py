@@ -236,9 +236,10 @@ def reinforce(world: World, player: str, item: Item) -> str:
 def transfer(world: World, player: str, item: Item) -> str:
     """A32's other reading (`squad.allow_transfers = true`; SWM-UPG-17 keeps troops where they were
     bought by default): TRANSFER <troop> TO <squad> moves one of his troops, with its XP and
-    upgrades, into another squad of his in the same territory, in his own Economics step. The
-    receiving squad takes it as a reinforcement would: not where disrupted (SWM-ADV-7), never
-    above 150 points, an active squad only if it stays legal. No supply line is needed: nothing
+    upgrades, into another squad of his in the same territory, in his own Economics step. Neither
+    squad may be disrupted (SWM-ADV-7: no reinforcing, and no troop leaving to move with another
+    squad); the receiving squad takes it as a reinforcement would: never above 150 points, an
+    active squad only if it stays legal. No supply line is needed: nothing
     is bought. The squad left behind is checked again, and removed when empty (SWM-SQD-10)."""
     if not world.book["squad.allow_transfers"]:
         return "troops stay in the squad they were bought into in this campaign (A32)"
@@ -266,9 +267,8 @@ def _transfer_refusal(world: World, source: Squad, target: Squad) -> str:
     if source.place != target.place:
         return f"{source.id} stands in {source.place} and {target.id} in {target.place}; a troop changes squads " \
                "only within one territory"
-    if target.disrupted:
-        return f"{target.id} stands in a territory disrupted this turn"
-    return ""
+    stuck = next((s for s in (source, target) if s.disrupted), None)     # else a disrupted troop walks off
+    return f"{stuck.id} stands in a territory disrupted this turn" if stuck else ""
 
 
 def _joins(world: World, player: str, troop: Troop, target: Squad) -> str:
