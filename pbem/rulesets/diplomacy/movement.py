@@ -27,10 +27,9 @@ from pbem.rulesets.diplomacy.results import (
     PhaseResult,
     Submitted,
     check_edition,
-    shared_result,
     sort_units,
 )
-from pbem.rulesets.diplomacy.units import Unit, unit_at
+from pbem.rulesets.diplomacy.units import Unit
 
 MOVE, SUPPORT, DISLODGED, PATH = 0, 1, 2, 3
 Key = tuple[int, str]
@@ -370,7 +369,8 @@ class Movement:
                 result, reason = FAILS, "dislodged"
             elif isinstance(order, Convoy) and not d[(PATH, order.army_loc)]:
                 result, reason = FAILS, "convoy disrupted"
-            results[index] = shared_result(power, order.text, result, reason)
+            # `_make` builds the tuple in C; calling the class goes through its Python __new__.
+            results[index] = OrderResult._make((power, order.text, result, reason))
         return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
@@ -382,7 +382,7 @@ class Movement:
             move = moves.get(p)
             if move is not None:
                 if d[(MOVE, p)]:
-                    staying.append(unit_at(unit.power, unit.kind, move.dst))
+                    staying.append(Unit(unit.power, unit.kind, move.dst))
                     continue
                 if self._stands_off(p):
                     contested.add(move.target)

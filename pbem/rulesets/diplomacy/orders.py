@@ -165,6 +165,11 @@ class Order:
         self.province = province_of(self.loc)
         self.text = self._format()
 
+    # The four orders of a movement phase (Hold, Move, Support, Convoy) write
+    # their own __init__, deriving `province` and `text` in the same call: a
+    # phase read afresh builds one per line, and the generated __init__ with its
+    # chain of __post_init__, province_of and _format calls costs twice as much.
+
     @property
     def unit_text(self) -> str:
         return f"{self.kind} {self.loc}"
@@ -258,6 +263,11 @@ def _read(text: str, board: Board, phase: str) -> Order:
 class Hold(Order):
     verb: ClassVar[str] = "hold"
 
+    def __init__(self, kind: str, loc: str) -> None:
+        self.kind, self.loc = kind, loc
+        self.province = loc if "/" not in loc else loc[: loc.index("/")]
+        self.text = f"{kind} {loc} H"
+
     def _format(self) -> str:
         return f"{self.kind} {self.loc} H"
 
@@ -270,12 +280,14 @@ class Move(Order):
 
     verb: ClassVar[str] = "move"
 
+    def __init__(self, kind: str, loc: str, dst: str = "", via_convoy: bool = False) -> None:
+        self.kind, self.loc, self.dst, self.via_convoy = kind, loc, dst, via_convoy
+        self.province = loc if "/" not in loc else loc[: loc.index("/")]
+        self.target = dst if "/" not in dst else dst[: dst.index("/")]
+        self.text = f"{kind} {loc} - {dst} VIA CONVOY" if via_convoy else f"{kind} {loc} - {dst}"
+
     def _format(self) -> str:
         return f"{self.kind} {self.loc} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
-
-    def __post_init__(self) -> None:
-        Order.__post_init__(self)
-        self.target = province_of(self.dst)
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -339,16 +351,21 @@ class Support(Order):
 
     verb: ClassVar[str] = "support"
 
+    def __init__(
+        self, kind: str, loc: str, target_kind: str = "", target_loc: str = "", dst: str = "", dst_coast: str = ""
+    ) -> None:
+        """`aim` is the province the support goes into: an attack from there does not cut it."""
+        self.kind, self.loc, self.target_kind, self.target_loc = kind, loc, target_kind, target_loc
+        self.dst, self.dst_coast = dst, dst_coast
+        self.province = loc if "/" not in loc else loc[: loc.index("/")]
+        self.target = target_loc if "/" not in target_loc else target_loc[: target_loc.index("/")]
+        self.aim = province_of(dst) if dst else self.target
+        self.text = self._format()
+
     def _format(self) -> str:
         supported = f"{self.target_kind} {self.target_loc}".strip()
         into = f"{self.dst}/{self.dst_coast}" if self.dst_coast else self.dst
         return f"{self.kind} {self.loc} S {supported}" + (f" - {into}" if self.dst else "")
-
-    def __post_init__(self) -> None:
-        """`aim` is the province the support goes into: an attack from there does not cut it."""
-        Order.__post_init__(self)
-        self.target = province_of(self.target_loc)
-        self.aim = province_of(self.dst) if self.dst else self.target
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -385,6 +402,11 @@ class Convoy(Order):
     dst: str = ""
 
     verb: ClassVar[str] = "convoy"
+
+    def __init__(self, kind: str, loc: str, army_loc: str = "", dst: str = "") -> None:
+        self.kind, self.loc, self.army_loc, self.dst = kind, loc, army_loc, dst
+        self.province = loc if "/" not in loc else loc[: loc.index("/")]
+        self.text = f"{kind} {loc} C A {army_loc} - {dst}"
 
     def _format(self) -> str:
         return f"{self.kind} {self.loc} C A {self.army_loc} - {self.dst}"
