@@ -318,29 +318,44 @@ TIMES = 5
 
 
 def growth(sizes: list[int], seed: int) -> None:
-    """Each size timed TIMES times cold (memo emptied before every run, as a
-    cron process meets the phase), so every size is measured in the same state."""
+    """Every size timed TIMES times cold (memo emptied before each run, as a
+    cron process meets the phase), the sizes taken in turn within each round so
+    a busy spell on the machine falls on all of them; growth is the median of
+    each round's ratio to the size below."""
     rng = random.Random(seed)
+    maps = [(n, *grid_case(n, rng)) for n in sizes]
+    times: dict[int, list[float]] = {n: [] for n in sizes}
+    bare: dict[int, list[float]] = {n: [] for n in sizes}
+    for _ in range(TIMES):
+        for n, board, (units, orders) in maps:
+            elapsed, result = time_pbem_cold(board, units, orders)   # the collector on, as in a tick
+            assert not any(r.result == "invalid" for r in result.orders), "the grid orders must all be legal"
+            times[n].append(elapsed)
+            bare[n].append(bare_dictionary(units))
     print(f"\nGenerated grid maps (about half the provinces occupied), one phase each, cold, median of {TIMES}"
-          " runs with the garbage collector on")
+          " rounds with the garbage collector on")
     print(f"  {'units':>8}{'provinces':>11}{'ms/phase':>11}{'us/unit':>9}{'growth':>9}{'bare dict growth':>18}   goal")
-    previous: tuple[float, float] | None = None
-    for n in sizes:
-        side = int((2 * n) ** 0.5) + 1
-        board = grid_board(side)
-        units, orders = grid_phase(board, n, rng)
-        runs = [time_pbem_cold(board, units, orders) for _ in range(TIMES)]  # the collector on, as in a tick
-        elapsed, result = statistics.median(t for t, _ in runs), runs[0][1]
-        assert not any(r.result == "invalid" for r in result.orders), "the grid orders must all be legal"
-        bare = statistics.median(bare_dictionary(units) for _ in range(TIMES))
-        grow = f"{elapsed / previous[0]:.1f}x" if previous else "-"
-        bare_grow = f"{bare / previous[1]:.1f}x" if previous else "-"
-        goal = f"<= {GROWTH_GOAL:g}x per tenfold" if previous else ""
-        print(f"  {n:>8}{side * side:>11}{elapsed * 1000:>11.1f}{elapsed / n * 1e6:>9.1f}{grow:>9}{bare_grow:>18}"
-              f"   {goal}")
-        previous = (elapsed, bare)
+    for i, (n, board, _) in enumerate(maps):
+        elapsed = statistics.median(times[n])
+        grow = bare_grow = "-"
+        if i:
+            grow = f"{_median_ratio(times[n], times[sizes[i - 1]]):.1f}x"
+            bare_grow = f"{_median_ratio(bare[n], bare[sizes[i - 1]]):.1f}x"
+        goal = f"<= {GROWTH_GOAL:g}x per tenfold" if i else ""
+        print(f"  {n:>8}{len(board.provinces):>11}{elapsed * 1000:>11.1f}{elapsed / n * 1e6:>9.1f}{grow:>9}"
+              f"{bare_grow:>18}   {goal}")
     print("  (10x more units should cost about 10x the time; the bare dictionary shows how much of")
     print("  any excess is the memory hierarchy: larger tables miss the processor's caches more often)")
+
+
+def grid_case(n: int, rng: random.Random) -> tuple[Board, Phase]:
+    """A grid with about twice as many provinces as units, and one phase on it."""
+    board = grid_board(int((2 * n) ** 0.5) + 1)
+    return board, grid_phase(board, n, rng)
+
+
+def _median_ratio(upper: list[float], lower: list[float]) -> float:
+    return statistics.median(a / b for a, b in zip(upper, lower, strict=True))
 
 
 # ------------------------------------------------------------ the command

@@ -94,7 +94,8 @@ class Movement:
         army_adj, convoy_orders = board.army_adj, self.convoy_orders
         self.convoyed = {
             p for p, m in self.moves.items()
-            if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy or (p, m.target) in convoy_orders)
+            if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy
+                                  or (convoy_orders and (p, m.target) in convoy_orders))
             and self._goes_by_convoy(p, m)
         }
         # Head-to-head battles: two units trading places, neither by convoy.
@@ -154,9 +155,12 @@ class Movement:
         """Work out every decision: those the orders alone settle first, then the
         rest on the resolver."""
         known = self._settled_at_once()
-        resolver = Resolver(self._decide, _backup, known)
-        resolver.decide_all([k for k in self._keys() if k not in known])
-        self.decisions = resolver.settled()
+        pending = [k for k in self._keys() if k not in known]
+        if pending:  # (many phases settle at once: then no resolver is built)
+            resolver = Resolver(self._decide, _backup, known)
+            resolver.decide_all(pending)
+            known = resolver.settled()
+        self.decisions = known
 
     def _keys(self) -> list[Key]:
         """Every decision the phase's outcome needs."""

@@ -166,9 +166,10 @@ class Order:
         self.text = self._format()
 
     # The four orders of a movement phase (Hold, Move, Support, Convoy) write
-    # their own __init__, deriving `province` and `text` in the same call: a
-    # phase read afresh builds one per line, and the generated __init__ with its
-    # chain of __post_init__, province_of and _format calls costs twice as much.
+    # their own __init__, deriving `province` and `text` in the same call (with
+    # province_of written out): a phase read afresh builds one per line, and the
+    # generated __init__ with its chain of __post_init__, province_of and
+    # _format calls costs twice as much.
 
     @property
     def unit_text(self) -> str:
@@ -268,9 +269,6 @@ class Hold(Order):
         self.province = loc if "/" not in loc else loc[: loc.index("/")]
         self.text = f"{kind} {loc} H"
 
-    def _format(self) -> str:
-        return f"{self.kind} {self.loc} H"
-
 
 @dataclass(slots=True, unsafe_hash=True)
 class Move(Order):
@@ -285,9 +283,6 @@ class Move(Order):
         self.province = loc if "/" not in loc else loc[: loc.index("/")]
         self.target = dst if "/" not in dst else dst[: dst.index("/")]
         self.text = f"{kind} {loc} - {dst} VIA CONVOY" if via_convoy else f"{kind} {loc} - {dst}"
-
-    def _format(self) -> str:
-        return f"{self.kind} {self.loc} - {self.dst}" + (" VIA CONVOY" if self.via_convoy else "")
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -359,13 +354,10 @@ class Support(Order):
         self.dst, self.dst_coast = dst, dst_coast
         self.province = loc if "/" not in loc else loc[: loc.index("/")]
         self.target = target_loc if "/" not in target_loc else target_loc[: target_loc.index("/")]
-        self.aim = province_of(dst) if dst else self.target
-        self.text = self._format()
-
-    def _format(self) -> str:
-        supported = f"{self.target_kind} {self.target_loc}".strip()
-        into = f"{self.dst}/{self.dst_coast}" if self.dst_coast else self.dst
-        return f"{self.kind} {self.loc} S {supported}" + (f" - {into}" if self.dst else "")
+        self.aim = (dst if "/" not in dst else dst[: dst.index("/")]) if dst else self.target
+        supported = f"{target_kind} {target_loc}".strip()
+        into = f"{dst}/{dst_coast}" if dst_coast else dst
+        self.text = f"{kind} {loc} S {supported} - {into}" if dst else f"{kind} {loc} S {supported}"
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
@@ -407,9 +399,6 @@ class Convoy(Order):
         self.kind, self.loc, self.army_loc, self.dst = kind, loc, army_loc, dst
         self.province = loc if "/" not in loc else loc[: loc.index("/")]
         self.text = f"{kind} {loc} C A {army_loc} - {dst}"
-
-    def _format(self) -> str:
-        return f"{self.kind} {self.loc} C A {self.army_loc} - {self.dst}"
 
     @classmethod
     def read(cls, kind: str, loc: str, cur: _Cursor) -> Order:
