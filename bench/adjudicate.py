@@ -9,12 +9,14 @@ legal orders for every unit) with both engines, each from order text to results
 processor time, with the garbage collector held back during each series), checks
 that both end with the same units in the same places and the same units
 dislodged, explains every difference, and prints the median time per phase and
-the ratio (each engine's lowest median of three rounds). pbem reads each
+the ratio (the median over five rounds of each round's ratio). pbem reads each
 distinct order line once per map and then remembers it (the same lines recur
-from phase to phase); it is timed with the memo filling up over the series (as in
-one `pbem adjudicate` call over many files), with every line seen before (a
-judge that has run for a while), and emptied before every phase (cold).
-Part 2 adjudicates generated grid maps of growing size to show how time grows,
+from phase to phase); it is timed first with the memo emptied before every phase
+(cold: what a `pbem tick` process pays, the ratio with a goal), then as a
+long-running judge's: with the memo filling up over the series (as in one
+`pbem adjudicate` call over many files) and with every line seen before.
+Part 2 adjudicates generated grid maps of growing size to show how time grows
+(cold, the garbage collector on, each size five times, the sizes in turn),
 next to a bare dictionary of the same units for the machine's own growth.
 Part 3 runs `pbem adjudicate --json` over hundreds of position files in one call
 and times the command's start on one file.
@@ -229,8 +231,8 @@ GROWTH_GOAL = 12.0
 
 def compare(n: int, seed: int, rounds: int = 5) -> list[Phase]:
     """Each engine runs the whole series in its own loop, `rounds` times in turn;
-    each keeps its lowest median, so a busy spell on the machine counts for
-    neither. Then the outcomes are compared."""
+    each ratio is the median of the rounds' ratios, so a busy spell on the
+    machine during one round sways neither. Then the outcomes are compared."""
     board = standard_board()
     rng = random.Random(seed)
     phases: list[Phase] = []
@@ -324,14 +326,7 @@ def growth(sizes: list[int], seed: int) -> None:
     each round's ratio to the size below."""
     rng = random.Random(seed)
     maps = [(n, *grid_case(n, rng)) for n in sizes]
-    times: dict[int, list[float]] = {n: [] for n in sizes}
-    bare: dict[int, list[float]] = {n: [] for n in sizes}
-    for _ in range(TIMES):
-        for n, board, (units, orders) in maps:
-            elapsed, result = time_pbem_cold(board, units, orders)   # the collector on, as in a tick
-            assert not any(r.result == "invalid" for r in result.orders), "the grid orders must all be legal"
-            times[n].append(elapsed)
-            bare[n].append(bare_dictionary(units))
+    times, bare = time_sizes(maps)
     print(f"\nGenerated grid maps (about half the provinces occupied), one phase each, cold, median of {TIMES}"
           " rounds with the garbage collector on")
     print(f"  {'units':>8}{'provinces':>11}{'ms/phase':>11}{'us/unit':>9}{'growth':>9}{'bare dict growth':>18}   goal")
@@ -346,6 +341,19 @@ def growth(sizes: list[int], seed: int) -> None:
               f"{bare_grow:>18}   {goal}")
     print("  (10x more units should cost about 10x the time; the bare dictionary shows how much of")
     print("  any excess is the memory hierarchy: larger tables miss the processor's caches more often)")
+
+
+def time_sizes(maps: list[tuple[int, Board, Phase]]) -> tuple[dict[int, list[float]], dict[int, list[float]]]:
+    """Seconds per run of each size, cold, and of the bare dictionary of its units."""
+    times: dict[int, list[float]] = {n: [] for n, _, _ in maps}
+    bare: dict[int, list[float]] = {n: [] for n, _, _ in maps}
+    for _ in range(TIMES):
+        for n, board, (units, orders) in maps:
+            elapsed, result = time_pbem_cold(board, units, orders)   # the collector on, as in a tick
+            assert not any(r.result == "invalid" for r in result.orders), "the grid orders must all be legal"
+            times[n].append(elapsed)
+            bare[n].append(bare_dictionary(units))
+    return times, bare
 
 
 def grid_case(n: int, rng: random.Random) -> tuple[Board, Phase]:
