@@ -13,6 +13,7 @@ its moves succeed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from pbem.kit.resolver import Resolver
 from pbem.rulesets.diplomacy.accept import Accepted, Check, accept_unit_orders
@@ -373,8 +374,7 @@ class Movement:
                 result, reason = FAILS, "dislodged"
             elif isinstance(order, Convoy) and not d[(PATH, order.army_loc)]:
                 result, reason = FAILS, "convoy disrupted"
-            # `_make` builds the tuple in C; calling the class goes through its Python __new__.
-            results[index] = OrderResult._make((power, order.text, result, reason))
+            results[index] = _order_result((power, order.text, result, reason))
         return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
@@ -414,6 +414,10 @@ class Movement:
                 return DislodgedUnit(unit, a, a in self.convoyed)
         raise AssertionError(f"{unit} dislodged by nobody")
 
+
+# An OrderResult from its four fields, built in C: calling the class goes through
+# its Python __new__ (and `_make` through a Python classmethod), once per order.
+_order_result = partial(tuple.__new__, OrderResult)
 
 # The rule for each kind of decision, by its number in the key.
 _RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (

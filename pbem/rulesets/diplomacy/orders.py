@@ -228,14 +228,14 @@ def order_reader(board: Board, phase: str) -> Callable[[str], Order]:
     def read(text: str) -> Order:
         order = memo.get(text)
         if order is None:
-            order = memo[text] = _read(text, board, phase)
+            order = memo[text] = read_line(text, board, phase)
         return order
 
     return read
 
 
-def _read(text: str, board: Board, phase: str) -> Order:
-    """Read one line of orders without the memo."""
+def read_line(text: str, board: Board, phase: str) -> Order:
+    """Read one line of orders without the memo (its callers keep one)."""
     quick = _quick(text.split(), board, phase)
     if quick is not None:
         return quick
