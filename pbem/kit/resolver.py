@@ -20,7 +20,7 @@ guessing machinery.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -39,13 +39,15 @@ class Resolver(Generic[K]):
     `decide(resolver, key)` must be a pure function of the decisions it asks for.
     `backup(resolver, cycle)` is called when a cycle has no or two consistent
     outcomes; it must settle every key of the cycle with :meth:`settle`.
-    `known` holds decisions the rule system has already settled.
+    `known` holds decisions the rule system has already settled; the resolver
+    adds to that table rather than copying it (it is most of a phase), so pass
+    one the caller no longer changes.
     """
 
-    def __init__(self, decide: Decide[K], backup: Backup[K], known: Mapping[K, bool] | None = None) -> None:
+    def __init__(self, decide: Decide[K], backup: Backup[K], known: dict[K, bool] | None = None) -> None:
         self._decide = decide
         self._backup = backup
-        self._known: dict[K, bool] = dict(known) if known else {}
+        self._known: dict[K, bool] = {} if known is None else known
         # Decisions being worked out or standing on a guess, with their provisional value.
         self._guess: dict[K, bool] = {}
         # The guessed decisions that others have consulted, in order, and as a set.

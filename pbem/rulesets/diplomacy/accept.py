@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.orders import Order, order_memo, order_reader
+from pbem.rulesets.diplomacy.orders import Order, order_memo, order_reader, read_line
 from pbem.rulesets.diplomacy.results import (
     VOID,
     OrderResult,
@@ -53,14 +53,17 @@ def accept_unit_orders(
     """Parse and check orders that command a unit; the accepted ones keyed by province."""
     results: list[OrderResult | None] = [None] * len(orders)
     accepted: dict[str, Accepted] = {}
-    # Reads each line as parse_all does, written out: every order of every phase
-    # comes through here, most of them lines read before.
-    read, seen, power_of = order_reader(board, phase), order_memo(board, phase), board.power
+    # Reads each line as parse_all does (through the same memo), written out:
+    # every order of every phase comes through here.
+    seen, power_of = order_memo(board, phase), board.power
     powers: dict[str, str] = {}
     for i, (power, raw) in enumerate(orders):
         try:
             power = powers.get(power) or powers.setdefault(power, power_of(power))
-            order = (seen.get(raw) or read(raw)) if isinstance(raw, str) else raw
+            if isinstance(raw, str):
+                order = seen.get(raw) or seen.setdefault(raw, read_line(raw, board, phase))
+            else:
+                order = raw
         except OrderProblem as problem:
             results[i] = rejected(power, as_text(raw), problem)
             continue

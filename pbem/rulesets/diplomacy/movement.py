@@ -13,6 +13,7 @@ its moves succeed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from pbem.kit.resolver import Resolver
 from pbem.rulesets.diplomacy.accept import Accepted, Check, accept_unit_orders
@@ -27,10 +28,9 @@ from pbem.rulesets.diplomacy.results import (
     PhaseResult,
     Submitted,
     check_edition,
-    shared_result,
     sort_units,
 )
-from pbem.rulesets.diplomacy.units import Unit, unit_at
+from pbem.rulesets.diplomacy.units import Unit
 
 MOVE, SUPPORT, DISLODGED, PATH = 0, 1, 2, 3
 Key = tuple[int, str]
@@ -95,7 +95,8 @@ class Movement:
         army_adj, convoy_orders = board.army_adj, self.convoy_orders
         self.convoyed = {
             p for p, m in self.moves.items()
-            if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy or (p, m.target) in convoy_orders)
+            if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy
+                                  or (convoy_orders and (p, m.target) in convoy_orders))
             and self._goes_by_convoy(p, m)
         }
         # Head-to-head battles: two units trading places, neither by convoy.
@@ -155,9 +156,12 @@ class Movement:
         """Work out every decision: those the orders alone settle first, then the
         rest on the resolver."""
         known = self._settled_at_once()
-        resolver = Resolver(self._decide, _backup, known)
-        resolver.decide_all([k for k in self._keys() if k not in known])
-        self.decisions = resolver.settled()
+        pending = [k for k in self._keys() if k not in known]
+        if pending:  # (many phases settle at once: then no resolver is built)
+            resolver = Resolver(self._decide, _backup, known)
+            resolver.decide_all(pending)
+            known = resolver.settled()
+        self.decisions = known
 
     def _keys(self) -> list[Key]:
         """Every decision the phase's outcome needs."""
@@ -370,7 +374,7 @@ class Movement:
                 result, reason = FAILS, "dislodged"
             elif isinstance(order, Convoy) and not d[(PATH, order.army_loc)]:
                 result, reason = FAILS, "convoy disrupted"
-            results[index] = shared_result(power, order.text, result, reason)
+            results[index] = _order_result((power, order.text, result, reason))
         return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
@@ -382,7 +386,7 @@ class Movement:
             move = moves.get(p)
             if move is not None:
                 if d[(MOVE, p)]:
-                    staying.append(unit_at(unit.power, unit.kind, move.dst))
+                    staying.append(Unit(unit.power, unit.kind, move.dst))
                     continue
                 if self._stands_off(p):
                     contested.add(move.target)
@@ -410,6 +414,10 @@ class Movement:
                 return DislodgedUnit(unit, a, a in self.convoyed)
         raise AssertionError(f"{unit} dislodged by nobody")
 
+
+# An OrderResult from its four fields, built in C: calling the class goes through
+# its Python __new__ (and `_make` through a Python classmethod), once per order.
+_order_result = partial(tuple.__new__, OrderResult)
 
 # The rule for each kind of decision, by its number in the key.
 _RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (

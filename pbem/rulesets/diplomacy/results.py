@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -39,11 +38,6 @@ class OrderResult(NamedTuple):
         if detail:
             out["reason"] = self.reason
         return out
-
-
-# The same results recur phase after phase ("France", "A PAR - BUR",
-# "succeeds"); records are immutable, so one object can serve them all.
-shared_result = lru_cache(maxsize=16384)(OrderResult)
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,14 @@ class Unit:
     # these instead of building a tuple per unit ("\0" sorts before any letter).
     sort_key: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "province", province_of(self.loc))
-        object.__setattr__(self, "sort_key", f"{self.power}\0{self.loc}")
+    def __init__(self, power: str, kind: str, loc: str) -> None:
+        # Written into the instance's dict directly: a frozen dataclass's own
+        # __init__ goes through object.__setattr__ per field, which makes a unit
+        # cost twice as much, and every phase builds one per unit that moves.
+        fields = self.__dict__
+        fields["power"], fields["kind"], fields["loc"] = power, kind, loc
+        fields["province"] = loc if "/" not in loc else loc[: loc.index("/")]
+        fields["sort_key"] = f"{power}\0{loc}"
 
     def __str__(self) -> str:
         return f"{self.power}: {self.kind} {self.loc}"
