@@ -55,6 +55,8 @@ class Stage:
                                                   # once every group has a submission, not all of `owing`
     wakes: datetime | None = None  # a moment before the deadline when the stage may become ready with
                                    # no mail (a grace period ending); a tick with nothing to do sleeps until then
+    deadline: datetime | None = None   # the deadline the rules fix for this stage (`Phase.deadline`), kept by
+                                       # the engine when the stage opens instead of the schedule's window
 
 
 @dataclass
@@ -235,7 +237,8 @@ class Ruleset(Generic[S, M]):
         phase = self.phases[name]
         return Stage(name, self.stage_title(view, phase), self.turn_of(view.state), tuple(phase.owing(view)),
                      phase.window, waiting_for_gm=phase.waiting_for_gm(view), ready=phase.ready(view),
-                     over=phase.over, owing_any=tuple(phase.owing_any(view)), wakes=phase.wakes(view))
+                     over=phase.over, owing_any=tuple(phase.owing_any(view)), wakes=phase.wakes(view),
+                     deadline=phase.deadline(view))
 
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
         """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and

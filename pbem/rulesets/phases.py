@@ -136,6 +136,9 @@ class Phase(Generic[S, M]):
     over: bool = False                                           # the campaign has ended
     wakes: Callable[[View[S, M]], datetime | None] = _no_wake    # before the deadline, when `ready` may turn
                                                                  # true with no mail (a grace period ending)
+    deadline: Callable[[View[S, M]], datetime | None] = _no_wake  # a deadline the rules fix (a player's own
+                                                                 # extension, the GM's grace): the engine keeps
+                                                                 # it, and every mail states it, not the schedule's
 
 
 

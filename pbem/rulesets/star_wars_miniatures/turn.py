@@ -266,7 +266,12 @@ def settle_reports(world: World, battle: Battle, orders: Orders, decisions: Mapp
         chosen = mine[0] if pick == "attacker" else theirs[0]
         return bt.Result(chosen.winner, chosen.events, retreats)
     if mine or theirs:
-        return bt.Result((mine or theirs)[0].winner, (mine or theirs)[0].events, retreats)
+        got = (mine or theirs)[0]
+        if world.book["battle.single_report"] == "gm":      # the GM rules every single report (SWM-PBM-10)
+            winner = ask(decisions, f"battle_{battle.id}", f"only one side reported battle {battle.id} (the "
+                         f"{got.winner} wins): who won?", ["attacker", "defender", "none"])
+            return bt.Result(winner, got.events if winner == got.winner else [], retreats)
+        return bt.Result(got.winner, got.events, retreats)
     winner = ask(decisions, f"battle_{battle.id}", f"nobody reported battle {battle.id}: who won?",
                  ["attacker", "defender", "none"])
     return bt.Result(winner)

@@ -1,0 +1,81 @@
+"""Deadlines the rules fix beyond the schedule, kept by the real tick with pretended time and stated
+in every mail: a player silent in window S2 gets his own deadline (SWM-PBM-12, `setup.missing_roster
+= "gm"`, `setup.roster_extension_hours`), a battle only one side reported waits out the GM's grace
+(SWM-PBM-10, `battle.gm_grace_hours`)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from tests.star_wars_miniatures.engine import Demo, text
+
+S2_DEADLINE = "Sat 28 Nov 2026 20:00 GMT"
+OWN_DEADLINE = "Mon 30 Nov 2026 20:00 GMT"          # 48 hours after the S2 deadline
+
+
+def silent_cara(root: Path) -> Demo:
+    """Setup through S1; in S2 anna and ben send their squads, cara nothing; a tick at the S2 deadline."""
+    demo = Demo(root)
+    demo.play("00-opening", "01-factions")
+    demo.feed("02-squads", "anna", "ben")
+    demo.tick(demo.now + timedelta(hours=1))
+    assert demo.camp.settings.schedule.show(demo.deadline) == S2_DEADLINE
+    demo.tick(demo.deadline)
+    return demo
+
+
+@pytest.mark.clause("SWM-PBM-12")
+def test_swm_pbm_12_a_player_silent_in_s2_gets_his_own_deadline_kept_by_the_tick_and_told_in_every_mail(
+        tmp_path: Path) -> None:
+    demo = silent_cara(tmp_path)
+    game, show = demo.game, demo.camp.settings.schedule.show
+    assert game["window"] == "squads" and sorted(s["owner"] for s in game["squads"].values()) == ["anna", "ben"]
+    assert game["late_rosters"] == {"cara": "2026-11-30T20:00:00+00:00"}
+    assert show(demo.deadline) == OWN_DEADLINE                  # the engine's deadline is cara's own
+    for who in ("anna", "ben", "cara"):
+        report = text(next(m for m in demo.sent(who) if m["Subject"] == "[swm-demo] Setup: starting squads"))
+        assert f"cara has sent no legal starting squad: his own deadline is {OWN_DEADLINE}" in report
+        assert f"Next: **Setup: starting squads**, due {OWN_DEADLINE}." in report
+    alert = text(demo.sent("gm")[-1])
+    assert f"cara has sent no legal starting squad by the S2 deadline. His own deadline is now {OWN_DEADLINE}" in alert
+    before = demo.count()
+    demo.tick(demo.deadline - timedelta(minutes=1))            # nothing resolves before it; cara is reminded
+    reminders = demo.sent(since=before)
+    assert demo.game["window"] == "squads" and [str(m["To"]) for m in reminders] == ["cara@players.localhost"]
+    assert f"due {OWN_DEADLINE}" in str(reminders[0]["Subject"])
+    before = demo.count()
+    demo.feed("02-squads", "cara")
+    demo.tick(demo.deadline - timedelta(minutes=1))
+    ack = text(demo.sent("cara", before)[0])
+    assert f"Deadline: **{OWN_DEADLINE}**" in ack
+    assert (demo.game["window"], demo.game["turn"], demo.game["late_rosters"]) == ("economics", 1, {})
+
+
+@pytest.mark.clause("SWM-PBM-12")
+def test_swm_pbm_12_a_roster_still_missing_at_the_own_deadline_is_put_to_the_gm_who_may_extend_it(
+        tmp_path: Path) -> None:
+    demo = silent_cara(tmp_path)
+    demo.tick(demo.deadline)
+    record = demo.camp.state["stage"]
+    assert record["question"]["key"] == "roster_cara" and record["question"]["options"] == ["extend"]
+    asked = text(demo.sent("gm")[-1])
+    assert f"cara has sent no legal starting squad by his own deadline ({OWN_DEADLINE})" in asked
+    answered = demo.now + timedelta(hours=3)
+    assert main(["decide", str(demo.folder), "roster_cara", "extend"]) == 0
+    demo.tick(answered)
+    until = answered + timedelta(hours=48)
+    assert demo.game["late_rosters"] == {"cara": until.isoformat()} and demo.deadline == until
+    report = text(demo.sent("cara")[-1])
+    assert f"due {demo.camp.settings.schedule.show(until)}." in report
+
+
+def test_swm_pbm_12_a_missing_roster_reading_other_than_gm_is_refused() -> None:
+    from pbem.kit.rulebook import RulesError
+    from pbem.rulesets.star_wars_miniatures import rules
+
+    with pytest.raises(RulesError, match=r"'setup\.missing_roster' is 'invent'; it must be \"gm\""):
+        rules.load({"setup": {"missing_roster": "invent"}})
