@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
+from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
+from pbem.stages.turns import context
 from tests.star_wars_miniatures.engine import Demo, text
 
 S2_DEADLINE = "Sat 28 Nov 2026 20:00 GMT"
@@ -42,6 +44,8 @@ def test_swm_pbm_12_a_player_silent_in_s2_gets_his_own_deadline_kept_by_the_tick
         assert f"Next: **Setup: starting squads**, due {OWN_DEADLINE}." in report
     alert = text(demo.sent("gm")[-1])
     assert f"cara has sent no legal starting squad by the S2 deadline. His own deadline is now {OWN_DEADLINE}" in alert
+    assert RULESET.gm_pending(context(demo.camp, demo.now)) == [
+        f"cara owes his starting squad by his own deadline, {OWN_DEADLINE} (`pbem extend` moves it)"]
     before = demo.count()
     demo.tick(demo.deadline - timedelta(minutes=1))            # nothing resolves before it; cara is reminded
     reminders = demo.sent(since=before)
@@ -79,3 +83,73 @@ def test_swm_pbm_12_a_missing_roster_reading_other_than_gm_is_refused() -> None:
 
     with pytest.raises(RulesError, match=r"'setup\.missing_roster' is 'invent'; it must be \"gm\""):
         rules.load({"setup": {"missing_roster": "invent"}})
+
+
+BATTLE_DEADLINE = "Mon 30 Nov 2026 20:00 GMT"
+GRACE_END = "Tue 01 Dec 2026 20:00 GMT"             # battle.gm_grace_hours = 24 after it
+
+
+def one_report(root: Path) -> Demo:
+    """The demo to its battle window B1-2-1 (cara attacks anna's fortified capital); only anna, the
+    defender, reports; a tick at the window's deadline."""
+    demo = Demo(root)
+    demo.play("00-opening", "01-factions", "02-squads", "03-economics", "04-action")
+    assert demo.game["window"] == "battle" and demo.camp.settings.schedule.show(demo.deadline) == BATTLE_DEADLINE
+    demo.feed("05-battle", "anna")
+    demo.tick(demo.now + timedelta(hours=1))
+    demo.tick(demo.deadline)
+    return demo
+
+
+@pytest.mark.clause("SWM-PBM-10")
+def test_swm_pbm_10_a_single_report_at_the_deadline_waits_the_gm_grace_told_to_all_then_applies(
+        tmp_path: Path) -> None:
+    demo = one_report(tmp_path)
+    game, show = demo.game, demo.camp.settings.schedule.show
+    assert game["window"] == "battle" and show(demo.deadline) == GRACE_END      # the tick keeps the grace's end
+    assert game["battle_grace"] == "2026-12-01T20:00:00+00:00" and list(game["battle_reports"]) == ["anna"]
+    told = (f"Battle B1-2-1: only the defender reported by the deadline. That report applies at {GRACE_END} unless "
+            "the GM rules first (battle.gm_grace_hours = 24); the attacker may still send its report until then")
+    for who in ("anna", "ben", "cara"):
+        mail = text(next(m for m in demo.sent(who) if "battle results awaited" in str(m["Subject"])))
+        assert told in mail and f"Next: **Turn 1: battle results**, due {GRACE_END}." in mail
+    alert = text(demo.sent("gm")[-1])
+    assert (f"Battle B1-2-1: only the defender reported by the deadline. Its report applies at {GRACE_END} unless "
+            "you rule first with `RESULT B1-2-1 attacker|defender|none`") in alert
+    reminded = [m for m in demo.sent() if "reminder" in str(m["Subject"])]
+    assert sorted(str(m["To"]) for m in reminded[-2:]) == ["ben@players.localhost", "cara@players.localhost"]
+    assert all(f"due {GRACE_END}" in str(m["Subject"]) for m in reminded[-2:])
+    assert RULESET.gm_pending(context(demo.camp, demo.now)) == [
+        f"battle B1-2-1 has only the defender's report, applied at {GRACE_END} unless you rule first: "
+        "RESULT B1-2-1 attacker|defender|none"]
+    demo.tick(demo.deadline - timedelta(minutes=1))
+    assert demo.game["window"] == "battle"                  # not before the grace's end
+    demo.tick(demo.deadline)
+    game = demo.game
+    assert game["window"] != "battle" and game["battle_grace"] == "" and game["battle_reports"] == {}
+    result = text(next(m for m in demo.sent("cara") if m["Subject"] == "[swm-demo] Turn 1: battle results"))
+    assert "- Battle B1-2-1: the defender wins." in result
+
+
+@pytest.mark.clause("SWM-PBM-10")
+def test_swm_pbm_10_the_other_sides_report_within_the_grace_closes_the_window_with_both(tmp_path: Path) -> None:
+    demo = one_report(tmp_path)
+    grace_end = demo.deadline
+    demo.feed("05-battle", "cara")
+    demo.tick(demo.now + timedelta(hours=2))
+    assert demo.game["window"] != "battle" and demo.now < grace_end
+    result = text(next(m for m in demo.sent("anna") if m["Subject"] == "[swm-demo] Turn 1: battle results"))
+    assert "- Battle B1-2-1: the defender wins." in result
+    assert demo.game["squads"]["C3"]["place"] == "T22"       # retreated to T21, then cara's strategic move
+
+
+@pytest.mark.clause("SWM-PBM-10")
+def test_swm_pbm_10_the_gms_ruling_within_the_grace_stands_at_the_next_tick(tmp_path: Path) -> None:
+    demo = one_report(tmp_path)
+    grace_end = demo.deadline
+    assert main(["gm", str(demo.folder), "RESULT", "B1-2-1", "attacker"]) == 0
+    demo.tick(demo.now + timedelta(hours=2))
+    assert demo.game["window"] != "battle" and demo.now < grace_end
+    result = text(next(m for m in demo.sent("anna") if m["Subject"] == "[swm-demo] Turn 1: battle results"))
+    assert "- Battle B1-2-1: the attacker wins." in result
+

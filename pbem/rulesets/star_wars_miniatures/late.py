@@ -113,3 +113,14 @@ def reported(view: SWMView) -> set[str]:
 def all_ruled(view: SWMView) -> bool:
     """In the grace: every battle with a single report has the GM's ruling, so nothing is left to wait for."""
     return bool(view.state.battle_grace) and not singles(view, view.state.battle_reports)
+
+
+def gm_pending(view: SWMView) -> list[str]:
+    """What `pbem status` lists for the GM: single reports waiting out his grace, rosters on own deadlines."""
+    state = view.state
+    grace = shown(view, datetime.fromisoformat(state.battle_grace)) if state.battle_grace else ""
+    out = [f"battle {b} has only the {side}'s report, applied at {grace} unless you rule first: "
+           f"RESULT {b} attacker|defender|none"
+           for b, side in singles(view, state.battle_reports)] if state.battle_grace else []
+    return out + [f"{p} owes his starting squad by his own deadline, {shown(view, datetime.fromisoformat(u))} "
+                  "(`pbem extend` moves it)" for p, u in state.late_rosters.items() if not state.squads_of(p)]
