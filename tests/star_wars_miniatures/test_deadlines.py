@@ -45,7 +45,7 @@ def test_swm_pbm_12_a_player_silent_in_s2_gets_his_own_deadline_kept_by_the_tick
     alert = text(demo.sent("gm")[-1])
     assert f"cara has sent no legal starting squad by the S2 deadline. His own deadline is now {OWN_DEADLINE}" in alert
     assert RULESET.gm_pending(context(demo.camp, demo.now)) == [
-        f"cara owes his starting squad by his own deadline, {OWN_DEADLINE} (`pbem extend` moves it)"]
+        f"cara owes his starting squad by his own deadline, {OWN_DEADLINE}; to give him longer: EXTEND 1d"]
     before = demo.count()
     demo.tick(demo.deadline - timedelta(minutes=1))            # nothing resolves before it; cara is reminded
     reminders = demo.sent(since=before)
@@ -120,8 +120,8 @@ def test_swm_pbm_10_a_single_report_at_the_deadline_waits_the_gm_grace_told_to_a
     assert sorted(str(m["To"]) for m in reminded[-2:]) == ["ben@players.localhost", "cara@players.localhost"]
     assert all(f"due {GRACE_END}" in str(m["Subject"]) for m in reminded[-2:])
     assert RULESET.gm_pending(context(demo.camp, demo.now)) == [
-        f"battle B1-2-1 has only the defender's report, applied at {GRACE_END} unless you rule first: "
-        "RESULT B1-2-1 attacker|defender|none"]
+        f"battle B1-2-1 has only the defender's report (the defender wins), applied at {GRACE_END} unless you "
+        "rule otherwise; to confirm it now: RESULT B1-2-1 defender"]
     demo.tick(demo.deadline - timedelta(minutes=1))
     assert demo.game["window"] == "battle"                  # not before the grace's end
     demo.tick(demo.deadline)

@@ -116,11 +116,16 @@ def all_ruled(view: SWMView) -> bool:
 
 
 def gm_pending(view: SWMView) -> list[str]:
-    """What `pbem status` lists for the GM: single reports waiting out his grace, rosters on own deadlines."""
+    """What `pbem status` lists for the GM, each ending with the command that settles it: single reports
+    waiting out his grace (ruling as reported), rosters owed by their own deadlines."""
     state = view.state
     grace = shown(view, datetime.fromisoformat(state.battle_grace)) if state.battle_grace else ""
-    out = [f"battle {b} has only the {side}'s report, applied at {grace} unless you rule first: "
-           f"RESULT {b} attacker|defender|none"
-           for b, side in singles(view, state.battle_reports)] if state.battle_grace else []
-    return out + [f"{p} owes his starting squad by his own deadline, {shown(view, datetime.fromisoformat(u))} "
-                  "(`pbem extend` moves it)" for p, u in state.late_rosters.items() if not state.squads_of(p)]
+    out = [f"battle {b} has only the {side}'s report (the {winner(state.battle_reports, b)} wins), applied at "
+           f"{grace} unless you rule otherwise; to confirm it now: RESULT {b} {winner(state.battle_reports, b)}"
+           for b, side in singles(view, state.battle_reports)] if grace else []
+    return out + [f"{p} owes his starting squad by his own deadline, {shown(view, datetime.fromisoformat(u))}; "
+                  "to give him longer: EXTEND 1d" for p, u in state.late_rosters.items() if not state.squads_of(p)]
+
+
+def winner(lines: Mapping[str, Sequence[str]], battle: str) -> str:
+    return next((ln.split()[2] for kept in lines.values() for ln in kept if ln.startswith(f"WINNER {battle} ")), "")
