@@ -63,11 +63,17 @@ def test_swm_pbm_12_a_player_silent_in_s2_gets_his_own_deadline_kept_by_the_tick
 def test_swm_pbm_12_a_roster_still_missing_at_the_own_deadline_is_put_to_the_gm_who_may_extend_it(
         tmp_path: Path) -> None:
     demo = silent_cara(tmp_path)
+    assert main(["extend", str(demo.folder), "1d", "--now", demo.now.isoformat()]) == 0      # the GM moves it
+    moved = "Tue 01 Dec 2026 20:00 GMT"
+    assert RULESET.gm_pending(context(demo.camp, demo.now)) == [
+        f"cara owes his starting squad by his own deadline, {moved}; to give him longer: EXTEND 1d"]
+    demo.tick(demo.deadline - timedelta(minutes=1))
+    assert "question" not in demo.camp.state["stage"]
     demo.tick(demo.deadline)
     record = demo.camp.state["stage"]
     assert record["question"]["key"] == "roster_cara" and record["question"]["options"] == ["extend"]
     asked = text(demo.sent("gm")[-1])
-    assert f"cara has sent no legal starting squad by his own deadline ({OWN_DEADLINE})" in asked
+    assert f"cara has sent no legal starting squad by his own deadline ({moved})" in asked
     answered = demo.now + timedelta(hours=3)
     assert main(["decide", str(demo.folder), "roster_cara", "extend"]) == 0
     demo.tick(answered)

@@ -36,7 +36,7 @@ def extend_rosters(view: SWMView, waiting: Sequence[str]) -> list[str]:
         start = view.deadline or view.now
         if player in state.late_rosters:
             ask(view.decisions, f"roster_{player}", f"{player} has sent no legal starting squad by his own deadline "
-                f"({shown(view, datetime.fromisoformat(state.late_rosters[player]))}); turn 1 waits for it "
+                f"({shown(view, own_deadline(view, player))}); turn 1 waits for it "
                 f"(SWM-PBM-12). Answer extend to give him {hours} hours more from now, or first hand his seat to "
                 "someone else with `pbem replace`", [EXTEND])
             start = view.now
@@ -50,6 +50,11 @@ def extend_rosters(view: SWMView, waiting: Sequence[str]) -> list[str]:
     return alerts
 
 
+def own_deadline(view: SWMView, player: str) -> datetime:
+    """A late player's own deadline as the engine keeps it (`pbem extend` may have moved it since)."""
+    return view.deadline or datetime.fromisoformat(view.state.late_rosters[player])
+
+
 def roster_deadline(view: SWMView) -> datetime | None:
     """The earliest own deadline of a player still owing his starting squad."""
     owed = [until for p, until in view.state.late_rosters.items() if not view.state.squads_of(p)]
@@ -57,9 +62,8 @@ def roster_deadline(view: SWMView) -> datetime | None:
 
 
 def roster_note(view: SWMView, player: str) -> str:
-    until = view.state.late_rosters.get(player)
-    if until:
-        return f"by your own deadline, {shown(view, datetime.fromisoformat(until))}; then the GM decides"
+    if player in view.state.late_rosters:
+        return f"by your own deadline, {shown(view, own_deadline(view, player))}; then the GM decides"
     hours = view.rules["setup.roster_extension_hours"]
     return f"if none comes by the deadline the GM is alerted and you alone get {hours} hours more"
 
@@ -119,12 +123,12 @@ def gm_pending(view: SWMView) -> list[str]:
     """What `pbem status` lists for the GM, each ending with the command that settles it: single reports
     waiting out his grace (ruling as reported), rosters owed by their own deadlines."""
     state = view.state
-    grace = shown(view, datetime.fromisoformat(state.battle_grace)) if state.battle_grace else ""
+    grace = shown(view, view.deadline or datetime.fromisoformat(state.battle_grace)) if state.battle_grace else ""
     out = [f"battle {b} has only the {side}'s report (the {winner(state.battle_reports, b)} wins), applied at "
            f"{grace} unless you rule otherwise; to confirm it now: RESULT {b} {winner(state.battle_reports, b)}"
            for b, side in singles(view, state.battle_reports)] if grace else []
-    return out + [f"{p} owes his starting squad by his own deadline, {shown(view, datetime.fromisoformat(u))}; "
-                  "to give him longer: EXTEND 1d" for p, u in state.late_rosters.items() if not state.squads_of(p)]
+    return out + [f"{p} owes his starting squad by his own deadline, {shown(view, own_deadline(view, p))}; "
+                  "to give him longer: EXTEND 1d" for p in state.late_rosters if not state.squads_of(p)]
 
 
 def winner(lines: Mapping[str, Sequence[str]], battle: str) -> str:
