@@ -51,6 +51,7 @@ def test_swm_pbm_12_a_player_silent_in_s2_gets_his_own_deadline_kept_by_the_tick
     reminders = demo.sent(since=before)
     assert demo.game["window"] == "squads" and [str(m["To"]) for m in reminders] == ["cara@players.localhost"]
     assert f"due {OWN_DEADLINE}" in str(reminders[0]["Subject"])
+    assert "you alone get more time, and turn 1 waits for your squad" in text(reminders[0])
     before = demo.count()
     demo.feed("02-squads", "cara")
     demo.tick(demo.deadline - timedelta(minutes=1))
@@ -125,6 +126,8 @@ def test_swm_pbm_10_a_single_report_at_the_deadline_waits_the_gm_grace_told_to_a
     reminded = [m for m in demo.sent() if "reminder" in str(m["Subject"])]
     assert sorted(str(m["To"]) for m in reminded[-2:]) == ["ben@players.localhost", "cara@players.localhost"]
     assert all(f"due {GRACE_END}" in str(m["Subject"]) for m in reminded[-2:])
+    assert "Without your report the other side's report is applied once the game master's grace is over" in text(
+        reminded[-1]) and "tokens" not in text(reminded[-1])
     assert RULESET.gm_pending(context(demo.camp, demo.now)) == [
         f"battle B1-2-1 has only the defender's report (the defender wins), applied at {GRACE_END} unless you "
         "rule otherwise; to confirm it now: RESULT B1-2-1 defender"]
