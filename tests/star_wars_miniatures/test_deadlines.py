@@ -162,3 +162,21 @@ def test_swm_pbm_10_the_gms_ruling_within_the_grace_stands_at_the_next_tick(tmp_
     result = text(next(m for m in demo.sent("anna") if m["Subject"] == "[swm-demo] Turn 1: battle results"))
     assert "- Battle B1-2-1: the attacker wins." in result
 
+
+
+@pytest.mark.clause("SWM-PBM-10")
+def test_swm_pbm_10_with_single_report_gm_the_gm_rules_a_battle_only_one_side_reported() -> None:
+    from pbem.kit.dice import ScriptedDice
+    from pbem.rulesets.phases import GMDecisionNeeded
+    from tests.star_wars_miniatures.flow import settings
+    from tests.star_wars_miniatures.test_flow import REPORT, to_battle
+
+    game = to_battle()
+    game.settings = settings(rules={"battle": {"single_report": "gm"}})
+    game.send("alice", REPORT)
+    with pytest.raises(GMDecisionNeeded) as asked:       # no grace either: the GM rules it
+        game.resolve(ScriptedDice([]))
+    assert asked.value.key == "battle_B1-2-1" and asked.value.options == ["attacker", "defender", "none"]
+    game.send("alice", REPORT)
+    res = game.resolve(ScriptedDice([19, 3, 16, 9]), {"battle_B1-2-1": "attacker"})
+    assert "Battle B1-2-1: the attacker wins." in res.reports[0].context["swm"]["lines"]
