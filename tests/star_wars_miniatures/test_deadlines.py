@@ -180,3 +180,14 @@ def test_swm_pbm_10_with_single_report_gm_the_gm_rules_a_battle_only_one_side_re
     game.send("alice", REPORT)
     res = game.resolve(ScriptedDice([19, 3, 16, 9]), {"battle_B1-2-1": "attacker"})
     assert "Battle B1-2-1: the attacker wins." in res.reports[0].context["swm"]["lines"]
+
+
+@pytest.mark.clause("SWM-PBM-12")
+def test_swm_pbm_12_the_gms_resolve_before_the_own_deadline_keeps_it_running(tmp_path: Path) -> None:
+    demo = silent_cara(tmp_path)
+    own = demo.deadline
+    assert main(["resolve", str(demo.folder)]) == 0
+    demo.tick(own - timedelta(hours=6))
+    record = demo.camp.state["stage"]
+    assert "question" not in record and demo.game["late_rosters"] == {"cara": own.isoformat()}
+    assert demo.game["window"] == "squads" and demo.deadline == own

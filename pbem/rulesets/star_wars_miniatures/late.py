@@ -29,11 +29,14 @@ def shown(view: SWMView, moment: datetime) -> str:
 # -- window S2 ---------------------------------------------------------------------------------
 def extend_rosters(view: SWMView, waiting: Sequence[str]) -> list[str]:
     """Give each player still without a squad his own deadline; the GM's alerts. A player whose own
-    deadline has passed already is put to the GM (raises GMDecisionNeeded until DECIDE)."""
+    deadline has passed is put to the GM (raises GMDecisionNeeded until DECIDE); one whose own
+    deadline still runs (the window resolved early) keeps it."""
     state, hours = view.state, int(view.rules["setup.roster_extension_hours"])
     alerts = []
     for player in waiting:
         start = view.deadline or view.now
+        if player in state.late_rosters and view.now < own_deadline(view, player):
+            continue                    # resolved early (the GM's RESOLVE): his own deadline still runs
         if player in state.late_rosters:
             ask(view.decisions, f"roster_{player}", f"{player} has sent no legal starting squad by his own deadline "
                 f"({shown(view, own_deadline(view, player))}); turn 1 waits for it "
