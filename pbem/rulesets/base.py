@@ -57,6 +57,8 @@ class Stage:
                                    # no mail (a grace period ending); a tick with nothing to do sleeps until then
     length: timedelta | None = None   # the rules' own window length (Wandering Tribes' battle reports in
                                       # mode one_on_one); None = the `[schedule]` length of `window`
+    deadline: datetime | None = None   # the deadline the rules fix for this stage (`Phase.deadline`), kept by
+                                       # the engine when the stage opens instead of the schedule's window
 
 
 @dataclass
@@ -238,7 +240,7 @@ class Ruleset(Generic[S, M]):
         return Stage(name, self.stage_title(view, phase), self.turn_of(view.state), tuple(phase.owing(view)),
                      phase.window, waiting_for_gm=phase.waiting_for_gm(view), ready=phase.ready(view),
                      over=phase.over, owing_any=tuple(phase.owing_any(view)), wakes=phase.wakes(view),
-                     length=phase.length(view))
+                     length=phase.length(view), deadline=phase.deadline(view))
 
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
         """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and

@@ -142,6 +142,9 @@ class Phase(Generic[S, M]):
                                                                  # true with no mail (a grace period ending)
     length: Callable[[View[S, M]], timedelta | None] = _schedule_length   # how long the window stays open when
                                                                  # the rules say so; None = the `[schedule]` length
+    deadline: Callable[[View[S, M]], datetime | None] = _no_wake  # a deadline the rules fix (a player's own
+                                                                 # extension, the GM's grace): the engine keeps
+                                                                 # it, and every mail states it, not the schedule's
 
 
 

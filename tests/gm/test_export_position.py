@@ -37,11 +37,8 @@ def season_round_trips(root: Path, system: str, seed: int) -> list[Trip]:
 
 
 UNEXPORTED: dict[str, list[str]] = {}
-"""Stages a position cannot hold yet, per rule system (none now: Wandering Tribes' setup window is
-a position too, docs/positions/wandering_tribes.md)."""
-GROWING = {"star_wars_miniatures"}
-"""Rule systems whose position format does not yet hold every window: the stages it holds must
-round-trip exactly, the others are left out."""
+"""Stages a position cannot hold yet, per rule system (none now: every window of every rule system
+is a position, docs/positions/)."""
 
 SEEDS = (1, *range(2, 2 + int(os.environ.get("PBEM_ROUNDTRIP_SEEDS", "0"))))
 """Seed 1 in the normal suite; `PBEM_ROUNDTRIP_SEEDS=N` plays N more of every rule system."""
@@ -51,8 +48,7 @@ SEEDS = (1, *range(2, 2 + int(os.environ.get("PBEM_ROUNDTRIP_SEEDS", "0"))))
 @pytest.mark.parametrize("system", sorted(AGENTS))
 def test_every_stage_of_a_season_round_trips_through_a_position(tmp_path: Path, system: str, seed: int) -> None:
     trips = season_round_trips(tmp_path / "season", system, seed)
-    if system not in GROWING:
-        assert [t.title for t in trips if not t.exported] == UNEXPORTED.get(system, [])
+    assert [t.title for t in trips if not t.exported] == UNEXPORTED.get(system, [])
     trips = [t for t in trips if t.exported]
     assert len({t.title for t in trips if t.resolved}) >= 3, [(t.title, t.resolved) for t in trips]
     wrong = [f"{t.title}: {d}" for t in trips for d in t.differences]

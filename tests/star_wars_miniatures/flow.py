@@ -14,6 +14,9 @@ from pbem.state.schedule import Schedule
 
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 PLAYERS = ("alice", "bob", "cara")
+NO_CLOCK = {"battle": {"gm_grace_hours": 0}}
+"""The hooks are driven here without the engine's clock: a single battle report applies as the window
+resolves (the GM's grace is played with the real tick in test_deadlines.py)."""
 
 
 def person(pid: str) -> Player:
@@ -23,7 +26,7 @@ def person(pid: str) -> Player:
 def settings(players: tuple[str, ...] = PLAYERS, rules: dict[str, Any] | None = None) -> Settings:
     return Settings("swm", "Galactic Test", "star_wars_miniatures", "swm_ten_factions", "swm@pbem.test", "pbem.test",
                     Schedule.from_settings({}), {}, {}, {}, Player("gm", "GM", ("gm@pbem.test",), ""),
-                    tuple(person(p) for p in players), rules or {})
+                    tuple(person(p) for p in players), NO_CLOCK if rules is None else rules)
 
 
 class Game:

@@ -111,7 +111,8 @@ def test_swm_pbm_12_a_missing_starting_roster_alerts_the_gm_and_turn_1_waits() -
     game.send("alice", ALICE_SQUAD)
     res = game.resolve(ScriptedDice([]))
     assert game.state.window == "squads" and game.stage().owing == ("bob", "cara")
-    assert res.gm_alerts[0].startswith("bob has sent no legal starting squad; turn 1 waits for it")
+    assert res.gm_alerts[0].startswith("bob has sent no legal starting squad by the S2 deadline. His own deadline "
+                                       "is now ")
 
 
 @pytest.mark.clause("SWM-BAT-9")

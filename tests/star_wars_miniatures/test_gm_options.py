@@ -29,7 +29,8 @@ CHART = [19, 3, 16, 9]          # the post-battle dice of REPORT's four troops
 def battle_with(rules: dict[str, Any]) -> Game:
     """The flow game at window B (cara attacks alice's fortified T03), its campaign.toml choosing `rules`."""
     game = to_battle()
-    game.settings = flow.settings(rules=rules)
+    clockless = {**rules, "battle": {**flow.NO_CLOCK["battle"], **rules.get("battle", {})}}   # no grace here
+    game.settings = flow.settings(rules=clockless)
     return game
 
 

@@ -52,7 +52,8 @@ def test_an_illegal_starting_squad_is_refused_whole_with_every_reason() -> None:
         "line 2: refused with the starting squad it is for; send them again with it"]
     assert parsed.payload == {"orders": ["STANCE late"]}
     assert RULESET.missing(game.ctx(), person("alice"), parsed.payload) == [
-        "your starting squad: SQUAD <name>: <card> x<n>, <card>, ... (the GM is alerted if none comes)"]
+        "your starting squad: SQUAD <name>: <card> x<n>, <card>, ... (if none comes by the deadline the GM is "
+        "alerted and you alone get 48 hours more)"]
 
 
 def test_swm_set_9_xp_over_the_army_s_100_and_an_unaffordable_upgrade_are_refused_alone() -> None:

@@ -12,7 +12,7 @@ from pbem.kit.dice import ScriptedDice
 from pbem.rulesets.phases import PositionError
 from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from tests.star_wars_miniatures.flow import Game, settings
-from tests.star_wars_miniatures.test_flow import REPORT, to_battle
+from tests.star_wars_miniatures.test_flow import ALICE_SQUAD, REPORT, to_battle
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "positions" / "star_wars_miniatures.toml"
 
@@ -48,7 +48,7 @@ def test_a_position_exported_reads_back_to_the_same_position() -> None:
 
 def test_every_problem_of_a_position_is_reported_at_once() -> None:
     data = example()
-    data["window"] = "battle"
+    data["window"] = "over"
     data["players"]["bob"]["faction"] = "imperial"
     data["players"]["zed"] = {}
     data["territories"]["T99"] = {"owner": "bob"}
@@ -57,7 +57,7 @@ def test_every_problem_of_a_position_is_reported_at_once() -> None:
     with pytest.raises(PositionError) as refused:
         RULESET.position(settings(), data, "pos.toml")
     assert refused.value.problems == [
-        "window: 'battle'; a position opens one of initiative, economics, action",
+        "window: 'over'; a position opens one of initiative, economics, action, pick, factions, squads, battle",
         "players.zed: not a player of campaign.toml (alice, bob, cara)",
         "players.bob.faction: 'imperial' is not a free faction key (old_republic, republic, sith, mandalorian, "
         "separatist, imperial, rebel, new_republic, yuuzhan_vong, fringe)",
@@ -66,7 +66,52 @@ def test_every_problem_of_a_position_is_reported_at_once() -> None:
         "squads[1].place: 'T09' is not an active territory"]
 
 
-def test_a_battle_window_cannot_be_exported() -> None:
+def round_trip(game: Game) -> Game:
+    """`game` exported, imported into a fresh game and exported again: the same file both times."""
+    written = RULESET.export_position(RULESET.view(game.ctx()))
+    again = Game()
+    again.game = RULESET.position(again.settings, written, "export")
+    assert RULESET.export_position(RULESET.view(again.ctx())) == written
+    assert RULESET.load_state(again.game) == RULESET.load_state(game.game)       # the whole game, not only the file
+    return again
+
+
+def test_a_battle_window_exports_and_its_import_settles_the_battle_as_the_original() -> None:
     game = to_battle()
-    with pytest.raises(PositionError, match="a position is written between windows"):
-        RULESET.export_position(RULESET.view(game.ctx()))
+    assert game.state.window == "battle" and game.state.battles
+    written = RULESET.export_position(RULESET.view(game.ctx()))
+    assert [b["id"] for b in written["battles"]] == ["B1-2-1"] and written["slot"] == 1
+    assert written["action_orders"]["cara"] == ["MOVE C3 T03", "STRATEGIC C3 TO T22"]
+    again = round_trip(game)
+    for one in (game, again):
+        one.send("alice", REPORT)
+        one.resolve(ScriptedDice([19, 3, 16, 9]))
+    assert RULESET.load_state(again.game) == RULESET.load_state(game.game)
+
+
+@pytest.mark.parametrize("window", ["pick", "factions", "squads"])
+def test_every_setup_window_exports_and_reads_back_to_the_same_game(window: str) -> None:
+    game = Game()
+    if window != "pick":
+        game.resolve(ScriptedDice([15, 9, 4]))
+    if window == "squads":
+        for player, faction, region in (("alice", "Imperial", "R1"), ("bob", "Rebel", "R2"),
+                                        ("cara", "Mandalorian", "R6")):
+            game.send(player, f"PICK {faction}\nREGION {region}")
+        game.resolve(ScriptedDice([]))
+        game.send("alice", ALICE_SQUAD)
+        game.resolve(ScriptedDice([]))              # alice placed, bob and cara on their own deadlines
+        assert game.state.late_rosters and game.state.action_orders == {"alice": ["STANCE early"]}
+    assert game.state.window == window
+    round_trip(game)
+
+
+def test_a_battle_waiting_out_the_gms_grace_exports_its_kept_reports() -> None:
+    game = to_battle()
+    state = game.state
+    state.battle_grace, state.battle_reports = "2026-11-30T20:00:00+00:00", {"alice": REPORT.splitlines()}
+    state.gm_results = {"B1-2-1": "defender"}
+    game.game = RULESET.dump_state(state)
+    written = RULESET.export_position(RULESET.view(game.ctx()))
+    assert (written["battle_grace"], written["gm_results"]) == ("2026-11-30T20:00:00+00:00", {"B1-2-1": "defender"})
+    round_trip(game)

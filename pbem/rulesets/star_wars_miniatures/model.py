@@ -119,6 +119,9 @@ class SWMState:
     battles: list[Battle] = field(default_factory=list)         # window B: the slot's open battles
     retreating: list[tuple[str, str]] = field(default_factory=list)   # (squad, from) once the slot settles
     last: Resolved = field(default_factory=Resolved)            # this turn's moves and battles, for pictures
+    late_rosters: dict[str, str] = field(default_factory=dict)  # window S2: player -> his own deadline (ISO)
+    battle_grace: str = ""                                      # window B: when single reports apply (ISO)
+    battle_reports: dict[str, list[str]] = field(default_factory=dict)   # window B lines kept through the grace
 
     # -- queries ------------------------------------------------------------------------
     def owner(self, place: str) -> str:

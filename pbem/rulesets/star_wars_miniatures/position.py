@@ -20,10 +20,15 @@ from pbem.rulesets.star_wars_miniatures.catalog import catalog_of
 from pbem.rulesets.star_wars_miniatures.model import (
     ACTION,
     BANKED,
+    BATTLE,
     ECONOMICS,
+    FACTIONS,
     INITIATIVE,
     PENDING,
+    PICK,
+    SQUADS,
     UPGRADE,
+    Battle,
     Land,
     Player,
     Squad,
@@ -33,7 +38,8 @@ from pbem.rulesets.star_wars_miniatures.regions import RegionMap
 from pbem.rulesets.star_wars_miniatures.setup import start_holdings
 from pbem.rulesets.star_wars_miniatures.world import World
 
-WINDOWS = (INITIATIVE, ECONOMICS, ACTION)
+WINDOWS = (INITIATIVE, ECONOMICS, ACTION, PICK, FACTIONS, SQUADS, BATTLE)
+SETUP = (PICK, FACTIONS)              # before factions and regions are assigned: nothing is on the map yet
 PLAYER_KEYS = ("faction", "region", "treasury", "officers", "stance", "prefer", "train")
 
 
@@ -44,10 +50,14 @@ def read(players: list[str], places: RegionMap, book: RuleBook, data: Mapping[st
         problems.append(f"window: {window!r}; a position opens one of {', '.join(WINDOWS)}")
     state = SWMState(turn=_int(data, "turn", 1, problems), window=window)
     _players(state, players, places, book, data.get("players", {}), problems)
-    _lands(state, places, book, data.get("territories", {}), problems)
+    if window in SETUP:
+        state.lands = {t: Land() for t in places.places()}
+    else:
+        _lands(state, places, book, data.get("territories", {}), problems)
     _squads(state, places, book, data.get("squads", []), problems)
     _sides(state, data, problems)
     _kept(state, data)
+    _open(state, data, problems)
     state.arrivals = max([_int(data, "arrivals", 0, problems), *(s.arrived for s in state.squads.values())])
     if problems:
         raise PositionError(source, problems)
@@ -81,12 +91,14 @@ def _players(state: SWMState, players: list[str], places: RegionMap, book: RuleB
             problems.append(f"players.{pid}: missing; write [players.{pid}] with faction and region")
             continue
         faction, region = str(spec.get("faction", "")), str(spec.get("region", ""))
-        if faction not in book.section("factions") or faction in taken.values():
+        unset = state.window in SETUP and not faction and not region      # nothing assigned before S1 resolves
+        if not unset and (faction not in book.section("factions") or faction in taken.values()):
             problems.append(f"players.{pid}.faction: {faction!r} is not a free faction key "
                             f"({', '.join(book.section('factions'))})")
-        if region not in places.regions or region in taken:
+        if not unset and (region not in places.regions or region in taken):
             problems.append(f"players.{pid}.region: {region!r} is not a free region of the map")
-        taken[region] = faction
+        if not unset:
+            taken[region] = faction
         officers = [str(o) for o in spec.get("officers", [])]
         for officer in officers:
             if officer not in ("intelligence_officer", "logistics_officer", "training_officer", "medical_officer"):
@@ -125,6 +137,7 @@ def _lands(state: SWMState, places: RegionMap, book: RuleBook, raw: Any, problem
         land.owner = owner
         land.fortified = bool(spec.get("fortified", land.fortified))
         land.minefield = bool(spec.get("minefield", land.minefield))
+        land.disrupted = bool(spec.get("disrupted", False))
 
 
 def _squads(state: SWMState, places: RegionMap, book: RuleBook, raw: Any, problems: list[str]) -> None:
@@ -146,6 +159,7 @@ def _squads(state: SWMState, places: RegionMap, book: RuleBook, raw: Any, proble
         state.squads[ident] = squad
         state.arrive(squad, place)
         squad.arrived = _int(spec, "arrived", squad.arrived, problems, f"{where}.")
+        squad.disrupted = bool(spec.get("disrupted", False))
 
 
 def _troop(spec: Mapping[str, Any], catalog: Any, rows: Mapping[str, up.Row], where: str,
@@ -174,7 +188,7 @@ def _sides(state: SWMState, data: Mapping[str, Any], problems: list[str]) -> Non
     alliances = [[str(p) for p in a] for a in data.get("alliances", [])]
     order = [str(s).split("+") for s in data.get("order", [])]
     named = sorted(p for side in order for p in side)
-    if state.window != INITIATIVE and named != sorted(state.players):
+    if state.window in (ECONOMICS, ACTION, BATTLE) and named != sorted(state.players):
         problems.append("order: the turn order must name every player once, allies joined by + (\"ben+cara\")")
     state.alliances, state.sides = alliances, order
 
@@ -189,17 +203,45 @@ def _kept(state: SWMState, data: Mapping[str, Any]) -> None:
         state.last = from_data(Resolved, data["last"])
 
 
+def _open(state: SWMState, data: Mapping[str, Any], problems: list[str]) -> None:
+    """What an open window holds beyond the board (optional; docs/positions/star_wars_miniatures.md):
+    the turn-1 orders sent with the starting squads and the own deadlines of window S2; the slot being
+    played, its battles, every side's action orders, the squads waiting to retreat, the GM's results
+    and the reports kept through his grace in window B."""
+    state.action_orders = _lists(data.get("action_orders", {}))
+    state.late_rosters = {str(k): str(v) for k, v in dict(data.get("late_rosters", {})).items()}
+    state.slot = _int(data, "slot", 0, problems)
+    state.retreating = [(str(r[0]), str(r[1])) for r in data.get("retreating", []) if len(r) == 2]
+    state.gm_results = {str(k): str(v) for k, v in dict(data.get("gm_results", {})).items()}
+    state.battle_grace = str(data.get("battle_grace", ""))
+    state.battle_reports = _lists(data.get("battle_reports", {}))
+    for n, spec in enumerate(data.get("battles", [])):
+        try:
+            battle = from_data(Battle, spec)
+        except (TypeError, ValueError, KeyError) as exc:
+            problems.append(f"battles[{n}]: {exc}")
+            continue
+        unknown = [s for s in battle.attackers + battle.defenders if s not in state.squads]
+        if battle.place not in state.lands or unknown:
+            problems.append(f"battles[{n}]: place {battle.place!r} or squads {unknown} not on the board")
+        state.battles.append(battle)
+    if state.window == BATTLE and not state.battles:
+        problems.append("battles: window battle needs the slot's open battles ([[battles]])")
+
+
 def export(state: SWMState) -> dict[str, Any]:
-    if state.window not in WINDOWS:
+    if state.window not in WINDOWS:       # the campaign is over
         raise PositionError("export", [f"a position is written between windows ({', '.join(WINDOWS)}); "
                                        f"this campaign is at {state.window}"])
     players = {p.id: {"faction": p.faction, "region": p.region, "treasury": p.treasury, "officers": p.officers,
                       "stance": p.stance, "prefer": p.prefer, "train": p.train, "retreats": p.retreats,
                       "overstack": p.overstack, "mine_rerolls": p.mine_rerolls, "operative_turn": p.operative_turn}
                for p in state.players.values()}
-    lands = {t: {"owner": land.owner, "fortified": land.fortified, "minefield": land.minefield}
-             for t, land in state.lands.items() if land.active}
+    lands = {t: {"owner": land.owner, "fortified": land.fortified, "minefield": land.minefield,
+                 **({"disrupted": True} if land.disrupted else {})}
+             for t, land in state.lands.items() if land.active and state.window not in SETUP}
     squads = [{"id": s.id, "owner": s.owner, "place": s.place, "name": s.name, "arrived": s.arrived,
+               **({"disrupted": True} if s.disrupted else {}),
                "troops": [{"id": t.id, "card": t.name, "label": tr.label(t), "banked": tr.banked(t),
                            "pending": tr.pending(t),
                            "upgrades": [f"{b.name}: {b.detail}" if b.detail else b.name for b in tr.bought(t)]}
@@ -207,4 +249,13 @@ def export(state: SWMState) -> dict[str, Any]:
     return {"turn": state.turn, "window": state.window, "arrivals": state.arrivals,
             "order": ["+".join(s) for s in state.sides], "alliances": state.alliances, "players": players,
             "territories": lands, "squads": squads, "pick_order": list(state.pick_order),
-            "totals": dict(state.totals), "last": to_data(state.last)}
+            "totals": dict(state.totals), "last": to_data(state.last), **_opened(state)}
+
+
+def _opened(state: SWMState) -> dict[str, Any]:
+    """The keys `_open` reads, each written only when it holds something."""
+    out = {"action_orders": state.action_orders, "late_rosters": state.late_rosters, "slot": state.slot,
+           "retreating": [list(r) for r in state.retreating], "gm_results": state.gm_results,
+           "battle_grace": state.battle_grace, "battle_reports": state.battle_reports,
+           "battles": [to_data(b) for b in state.battles]}
+    return {k: v for k, v in out.items() if v}

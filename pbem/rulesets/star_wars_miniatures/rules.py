@@ -23,7 +23,7 @@ SYSTEM = "star_wars_miniatures"
 COUNTS: dict[str, int] = {
     "campaign.max_players": 2, "campaign.min_players": 1,
     "setup.starting_squads": 1, "setup.starting_squad_points": 1, "setup.starting_army_xp": 0,
-    "setup.starting_treasury": 0,
+    "setup.starting_treasury": 0, "setup.roster_extension_hours": 1,
     "squad.min_points": 0, "squad.max_points": 1,
     "economy.points_per_miniature_point": 1, "economy.carry_over_cap": 0, "economy.max_new_squads_per_turn": 0,
     "alliance.max_members": 0, "alliance.strategic_moves": 0, "alliance.duration_turns": 1,
@@ -74,6 +74,8 @@ def problems(book: RuleBook) -> list[str]:
             out.append(f"rules: {key!r}: {exc}")
     out += [f"rules: {key!r} = {str(value).lower()} cannot be played: {why}" for key, (value, why) in UNPLAYABLE.items()
             if book.get(key) == value]
+    if book.get("setup.missing_roster") != "gm":       # one reading only (SWM-PBM-12)
+        out.append(f"rules: 'setup.missing_roster' is {book.get('setup.missing_roster')!r}; it must be \"gm\"")
     return out + faction_problems(book) + special_problems(book) + upgrade_problems(book)
 
 

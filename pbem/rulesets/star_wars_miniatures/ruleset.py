@@ -17,7 +17,7 @@ from pbem.kit.scene import Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.phases import Phase
-from pbem.rulesets.star_wars_miniatures import gm, picture
+from pbem.rulesets.star_wars_miniatures import gm, late, picture
 from pbem.rulesets.star_wars_miniatures import position as positionmod
 from pbem.rulesets.star_wars_miniatures import rules as rulesmod
 from pbem.rulesets.star_wars_miniatures import windows as windowsmod
@@ -106,6 +106,9 @@ class StarWarsMiniatures(Ruleset[SWMState, RegionMap]):
                 "first_step": "First the processor rolls the pick order. Then rank the factions and the start "
                               "regions you want, best first, one per line: PICK Imperial, PICK Rebel, "
                               f"REGION R1, REGION R2 IF Sith. Regions: {regions}."}
+
+    def gm_pending(self, ctx: Context) -> list[str]:
+        return late.gm_pending(self.view(ctx))
 
     def scene(self, view: windowsmod.SWMView) -> Scene:
         return picture.scene(view)

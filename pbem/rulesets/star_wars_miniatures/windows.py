@@ -11,7 +11,7 @@ from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.kit.places import natural_key
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions, View
-from pbem.rulesets.star_wars_miniatures import report, setup, turn, victory
+from pbem.rulesets.star_wars_miniatures import late, report, setup, turn, victory
 from pbem.rulesets.star_wars_miniatures.acks import warnings
 from pbem.rulesets.star_wars_miniatures.catalog import catalog_of
 from pbem.rulesets.star_wars_miniatures.model import (
@@ -100,7 +100,7 @@ def canonical(view: SWMView, player: Player, payload: Payload) -> list[str]:
 def missing_squad(view: SWMView, player: Player, payload: Payload) -> list[str]:
     if any(str(k).startswith("SQUAD ") for k in payload.get("orders", [])):
         return []
-    return ["your starting squad: SQUAD <name>: <card> x<n>, <card>, ... (the GM is alerted if none comes)"]
+    return [f"your starting squad: SQUAD <name>: <card> x<n>, <card>, ... ({late.roster_note(view, player.id)})"]
 
 
 def outcome(view: SWMView, before: int, title: str, key: str) -> Outcome[SWMState]:
@@ -144,15 +144,33 @@ def resolve_squads(view: SWMView, submissions: Submissions, dice: Dice) -> Outco
             state.action_orders[player] = [ln for ln in lines if ln.split()[0] in (*turn_words(), "ALLY")]
     waiting = [p for p in state.players if not state.squads_of(p)]
     if waiting:
-        out = outcome(view, state.turn, "Setup: starting squads", f"squads-{len(state.squads)}")
-        out.gm_alerts += [f"{p} has sent no legal starting squad; turn 1 waits for it (SWM-PBM-12): extend the "
-                          f"deadline or replace the player" for p in waiting]
+        alerts = late.extend_rosters(view, waiting)
+        out = outcome(view, state.turn, "Setup: starting squads", f"squads-{len(state.squads)}-{len(waiting)}")
+        out.gm_alerts += alerts
         return out
+    state.late_rosters = {}
     before = state.turn
     initiative_orders = dict(state.action_orders)
     state.action_orders = {}
     turn.initiative_phase(world, initiative_orders, dice, view.decisions)
     return outcome(view, before, "Turn 1: starting squads and initiative", "squads")
+
+
+def resolve_battle(view: SWMView, submissions: Submissions, dice: Dice) -> Outcome[SWMState]:
+    """Window B: the reports kept through the GM's grace and those just sent (a new mail replacing a
+    player's kept one); a single report at the deadline waits out the grace (late.py)."""
+    state = view.state
+    orders = {**state.battle_reports, **lines_of(submissions)}
+    alerts = late.hold_battles(view, orders)
+    if alerts is not None:
+        title = f"Turn {state.turn}: battle results awaited"
+        grace = Outcome(state, [report.public(world_of(view), title, f"battle-{state.turn}-{state.slot + 1}-grace",
+                                              {})], gm_alerts=alerts)
+        state.log = []
+        return grace
+    state.battle_grace, state.battle_reports = "", {}
+    return resolve_with(turn.battle_phase, "battle results", "battle")(
+        view, {p: {"orders": lines} for p, lines in orders.items()}, dice)
 
 
 def turn_words() -> tuple[str, ...]:
@@ -175,10 +193,18 @@ def battle_players(view: SWMView) -> list[str]:
 
 
 def battle_sides(view: SWMView) -> list[tuple[str, ...]]:
-    """One report from each side of the slot's battles closes the window early (SWM-BAT-24)."""
+    """One report from each side of the slot's battles closes the window early (SWM-BAT-24); in the
+    GM's grace, a side whose report is kept owes nothing more."""
     acting = tuple(view.state.sides[view.state.slot]) if view.state.slot < len(view.state.sides) else ()
     others = tuple(p for p in battle_players(view) if p not in acting)
-    return [group for group in (acting, others) if group]
+    kept = late.reported(view)
+    return [group for group in (acting, others) if group and not kept & set(group)]
+
+
+def battle_owing(view: SWMView) -> list[str]:
+    kept = late.reported(view)
+    groups = battle_sides(view)
+    return [p for p in battle_players(view) if p not in kept and any(p in g for g in groups)]
 
 
 # -- help ---------------------------------------------------------------------------------
@@ -239,15 +265,15 @@ PHASES: dict[str, Phase[SWMState, RegionMap]] = {
     PICK: Phase[SWMState, RegionMap](title="pick order", window=FACTIONS, parse=_nothing, resolve=resolve_pick,
                                      ready=lambda view: True),
     FACTIONS: _phase("factions and start regions", FACTIONS, resolve_factions, owing=everyone),
-    SQUADS: _phase("starting squads", SQUADS, resolve_squads, missing=missing_squad,
+    SQUADS: _phase("starting squads", SQUADS, resolve_squads, missing=missing_squad, deadline=late.roster_deadline,
                    owing=lambda view: [p for p in view.state.players if not view.state.squads_of(p)]),
     INITIATIVE: _phase("cleanup and initiative", INITIATIVE,
                        resolve_with(turn.initiative_phase, "cleanup and initiative", "initiative"), owing=everyone),
     ECONOMICS: _phase("economics", ECONOMICS, resolve_with(turn.economics_phase, "economics", "economics"),
                       owing=everyone),
     ACTION: _phase("action", ACTION, resolve_with(turn.action_phase, "action", "action"), owing=everyone),
-    BATTLE: _phase("battle results", BATTLE, resolve_with(turn.battle_phase, "battle results", "battle"),
-                   owing=battle_players, owing_any=battle_sides),
+    BATTLE: _phase("battle results", BATTLE, resolve_battle, owing=battle_owing, owing_any=battle_sides,
+                   deadline=late.grace_deadline, ready=late.all_ruled),
     OVER: Phase[SWMState, RegionMap](title="campaign over", window=ACTION, parse=_nothing,
                                      resolve=lambda view, s, d: Outcome(view.state), over=True),
 }
