@@ -21,10 +21,11 @@ from pbem.rulesets.star_wars_miniatures.economics import Item, Line
 from pbem.rulesets.star_wars_miniatures.model import Battle
 from pbem.rulesets.star_wars_miniatures.regions import map_from_dict
 from pbem.rulesets.star_wars_miniatures.world import World, check_stacking
-from tests.star_wars_miniatures import helpers
+from tests.star_wars_miniatures import flow, helpers
 from tests.star_wars_miniatures.helpers import chosen
 from tests.star_wars_miniatures.test_battle import _sc10, _sc10_battle
 from tests.star_wars_miniatures.test_economics import REINFORCE_S3, _sc7, cards
+from tests.star_wars_miniatures.test_orders import in_economics
 
 
 # -- readings the loader refuses -------------------------------------------------------------
@@ -151,6 +152,18 @@ def test_swm_bat_18_a_standing_mine_reroll_spends_force_only_while_rerolls_are_a
     dice = ScriptedDice([4, 15, 11, 10, 19, 2, 13])
     out = bt.settle(world, ["alice"], done.entered, done.attackers, dice, ["B10-1"])
     assert (out.battles[0].mine_hits, out.battles[0].force_spent, dice.unused) == (["vader", "e2", "t1"], {}, [])
+
+
+@pytest.mark.clause("SWM-BAT-18")
+@pytest.mark.parametrize(("allowed", "problems"), [(True, []), (False, [
+    "line 1: a failed mine save stands: this campaign allows no Force re-rolls of mine saves (SWM-BAT-18)"])])
+def test_swm_bat_18_the_ack_refuses_a_mine_reroll_when_the_campaign_has_none(allowed: bool, problems: list[str]) -> None:
+    game = in_economics()
+    game.resolve(ScriptedDice([]))
+    game.settings = flow.settings(rules={"minefield": {"reroll_with_force": allowed}})
+    parsed = game.send("alice", "MINE-REROLL t1 MAX 2")
+    assert [str(p) for p in parsed.problems] == problems
+    assert parsed.payload.get("orders", []) == (["MINE-REROLL t1 MAX 2"] if allowed else [])
 
 
 def _special(cat: Catalog, book: RuleBook) -> World:

@@ -215,7 +215,8 @@ def _allied_uniques(world: World, player: str, new: Sequence[Troop]) -> list[str
 def _legal(world: World, player: str, new: Sequence[Troop], old: Sequence[Troop]) -> str:
     faction = world.faction(player)
     army = [t for s in world.state.squads_of(player) for t in s.troops] + list(new)
-    problems = comp.army_problems(army, world.catalog) + _allied_uniques(world, player, new) + comp.ban_problems(faction, new, world.catalog, world.book)
+    problems = comp.army_problems(army, world.catalog) + _allied_uniques(world, player, new)
+    problems += comp.ban_problems(faction, new, world.catalog, world.book)
     whole = [*old, *new]
     if not old or comp.active(faction, old, world.catalog, world.book):
         problems += comp.problems(faction, whole, world.catalog, world.book)
