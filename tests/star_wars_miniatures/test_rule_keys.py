@@ -157,7 +157,8 @@ def test_swm_bat_18_a_standing_mine_reroll_spends_force_only_while_rerolls_are_a
 @pytest.mark.clause("SWM-BAT-18")
 @pytest.mark.parametrize(("allowed", "problems"), [(True, []), (False, [
     "line 1: a failed mine save stands: this campaign allows no Force re-rolls of mine saves (SWM-BAT-18)"])])
-def test_swm_bat_18_the_ack_refuses_a_mine_reroll_when_the_campaign_has_none(allowed: bool, problems: list[str]) -> None:
+def test_swm_bat_18_the_ack_refuses_a_mine_reroll_when_the_campaign_has_none(
+        allowed: bool, problems: list[str]) -> None:
     game = in_economics()
     game.resolve(ScriptedDice([]))
     game.settings = flow.settings(rules={"minefield": {"reroll_with_force": allowed}})
