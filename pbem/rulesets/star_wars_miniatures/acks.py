@@ -43,13 +43,14 @@ def overstack(world: World, player: str, kept: Sequence[str]) -> list[str]:
         words = line.split(" ELSE ")[0].split()
         if words[0] == "MOVE":
             path = words[2:]
-            stop = next((t for t in path if not world.state.friendly(player, t)), path[-1])
+            stop = next((t for t in path if not world.passable(player, t)), path[-1])
             where[words[1]] = stop
         elif words[0] in ("SHUTTLE", "STRATEGIC"):
             where[words[1]] = words[3]
     out = []
     for place in sorted(set(where.values())):
-        here = [s for s, t in where.items() if t == place]
+        here = [s for s, t in where.items() if t == place and (world.book["stacking.damaged_count"]
+                                                                 or not world.state.squads[s].damaged)]
         if world.state.friendly(player, place) and len(here) > world.stacking(place) and \
                 any(world.state.squads[s].owner == player for s in here):
             out.append(f"{place} would hold {len(here)} squads ({', '.join(sorted(here))}) against its stacking limit "

@@ -30,7 +30,7 @@ def buy(world: World, player: str, args: Sequence[str]) -> str:
     """BUY advantage [territory] (SWM-ADV-2..4, SWM-ADV-9..14)."""
     key = args[0] if args else ""
     if key in OFFICERS:
-        if world.state.held(player, key):
+        if _holds(world, player, key):
             return f"you already hold a {world.book[f'advantages.{key}.name']} (one per faction)"
         why = _pay(world, player, cost(world, key))
         if not why:
@@ -42,6 +42,15 @@ def buy(world: World, player: str, args: Sequence[str]) -> str:
     if key in ON_LAND:
         return _on_land(world, player, key, args[1] if len(args) > 1 else "")
     return f"{key!r} is not an advantage to BUY (operatives and shuttles have their own orders)"
+
+
+def _holds(world: World, player: str, key: str) -> bool:
+    """SWM-ADV-17: one granted by a special territory counts toward the one per faction unless
+    `special_territories.counts_toward_limits` is false; then he may buy his own beside it (kept
+    when the territory is lost; while both are held the officer works once)."""
+    if world.book["special_territories.counts_toward_limits"]:
+        return world.state.held(player, key)
+    return key in world.state.players[player].officers
 
 
 def _on_land(world: World, player: str, key: str, place: str) -> str:
@@ -123,6 +132,8 @@ def shuttle(world: World, player: str, args: Sequence[str]) -> str:
         return "name one of your squads: SHUTTLE <squad> TO <territory>"
     if squad.disrupted:
         return f"{squad.id} stands in a territory disrupted this turn"
+    if squad.damaged and not world.book["advantages.transport_shuttle.damaged_allowed"]:
+        return f"{squad.id} is damaged, and this campaign's shuttles carry active squads only (SWM-ADV-13)"
     if goal not in world.state.lands or not world.state.friendly(player, goal) or goal == squad.place:
         return f"{goal} is not another friendly territory"
     why = _pay(world, player, cost(world, "transport_shuttle"))

@@ -145,7 +145,10 @@ def recover_force(world: World, squads: Sequence[str]) -> None:
 
 
 def _rerolls(world: World, owner: str, troop: Entry) -> int:
-    """SWM-BAT-18, SWM-PBM-13: the standing MINE-REROLL for this troop (by id or card), else none."""
+    """SWM-BAT-18, SWM-PBM-13: the standing MINE-REROLL for this troop (by id or card), else none;
+    none at all when `minefield.reroll_with_force` is false (a failed save stands)."""
+    if not world.book["minefield.reroll_with_force"]:
+        return 0
     orders = world.state.players[owner].mine_rerolls
     mini = world.catalog.minis[troop.name]
     for key, most in orders.items():

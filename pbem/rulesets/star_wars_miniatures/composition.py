@@ -121,7 +121,8 @@ def ban_problems(faction: str, squad: Iterable[Entry], catalog: Catalog, book: R
 
 def army_problems(army: Iterable[Entry], catalog: Catalog) -> list[str]:
     """SWM-UNQ-3: at most one copy of each unique card in one faction's whole army (other
-    factions and allies are not counted: SWM-UNQ-4, SWM-UNQ-6)."""
+    factions are not counted, SWM-UNQ-4; allies only with `uniques.alliances_merge`, SWM-UNQ-6, in
+    economics)."""
     seen: set[str] = set()
     out = []
     for t in army:

@@ -166,7 +166,7 @@ def build(world: World, player: str, item: Item) -> str:
         return f"at most {world.book['economy.max_new_squads_per_turn']} new squads a turn"
     capital = next((t for t in sites if world.room(t)), sites[0])
     if world.book["economy.build_requires_room"] and not world.room(capital):
-        return f"{capital} already holds {len(state.squads_in(capital))} squad(s), its stacking limit"
+        return f"{capital} already holds {len(world.stacked(capital))} squad(s), its stacking limit"
     troops = _new_troops(world, item.cards)
     why = _legal(world, player, troops, [])
     if why or (why := pay(world, player, sum(t.points for t in troops))):
@@ -200,10 +200,23 @@ def _enlist(world: World, squad: Squad, troops: Sequence[Troop]) -> None:
     world.recheck(squad)
 
 
+def _allied_uniques(world: World, player: str, new: Sequence[Troop]) -> list[str]:
+    """SWM-UNQ-6 with `uniques.alliances_merge`: an alliance counts as one army for the unique
+    limit, so a unique card an ally fields now cannot be bought (copies fielded before the
+    alliance formed stay)."""
+    if not world.book["uniques.alliances_merge"]:
+        return []
+    held = {t.name.casefold(): p for p in sorted(world.state.allies(player) - {player})
+            for s in world.state.squads_of(p) for t in s.troops}
+    return [f"your ally {held[t.name.casefold()]} already fields {t.name}: one copy of a unique card per alliance"
+            for t in new if world.catalog.minis[t.name].unique and t.name.casefold() in held]
+
+
 def _legal(world: World, player: str, new: Sequence[Troop], old: Sequence[Troop]) -> str:
     faction = world.faction(player)
     army = [t for s in world.state.squads_of(player) for t in s.troops] + list(new)
-    problems = comp.army_problems(army, world.catalog) + comp.ban_problems(faction, new, world.catalog, world.book)
+    problems = comp.army_problems(army, world.catalog) + _allied_uniques(world, player, new)
+    problems += comp.ban_problems(faction, new, world.catalog, world.book)
     whole = [*old, *new]
     if not old or comp.active(faction, old, world.catalog, world.book):
         problems += comp.problems(faction, whole, world.catalog, world.book)
@@ -220,7 +233,8 @@ def reinforce(world: World, player: str, item: Item) -> str:
         return f"{item.args[0]} is not a squad of yours"
     if squad.disrupted:
         return f"{squad.id} stands in a territory disrupted this turn"
-    if squad.place not in build_sites(world, player) and not supplied(world, player, squad.place):
+    if world.book["economy.reinforce_requires_supply_line"] and squad.place not in build_sites(world, player) \
+            and not supplied(world, player, squad.place):
         where = "a capital you control" if world.book["economy.capital_lost_can_build"] else "your capital"
         return f"{squad.id} in {squad.place} has no supply line to {where}"
     troops = _new_troops(world, item.cards)

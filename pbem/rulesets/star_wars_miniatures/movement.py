@@ -74,6 +74,7 @@ class SlotMoves:
     attackers: dict[str, list[str]] = field(default_factory=dict)   # territory -> squads, in order of entry
     moved: set[str] = field(default_factory=set)
     uncounted: set[str] = field(default_factory=set)    # empty entries outside the limit (A8)
+    entrants: dict[str, set[str]] = field(default_factory=dict)   # territory -> members who entered it
     paths: list[tuple[str, str, str]] = field(default_factory=list)  # squad, from, to (for the picture)
     replies: list[str] = field(default_factory=list)
 
@@ -86,12 +87,13 @@ def move(world: World, side: Sequence[str], squad_id: str, path: Sequence[str], 
     refusal = _refusal(world, squad, path, done)
     if refusal:
         return f"MOVE {squad_id} {' '.join(path)}: refused, {refusal}; {squad_id} holds in {squad.place}"
-    stop = next((i for i, t in enumerate(path) if not world.state.friendly(squad.owner, t)), len(path) - 1)
+    stop = next((i for i, t in enumerate(path) if not world.passable(squad.owner, t)), len(path) - 1)
     goal = path[stop]
     if world.state.enemy(squad.owner, goal):
-        refusal = _entry_refusal(world, goal, done)
+        refusal = _entry_refusal(world, squad.owner, goal, done)
         if refusal:
             return f"MOVE {squad_id} {' '.join(path)}: refused, {refusal}; {squad_id} holds in {squad.place}"
+        done.entrants.setdefault(goal, set()).add(squad.owner)
         if goal not in done.entered:
             done.entered.append(goal)
             if not world.book["capture.uncontested_counts_as_entry"] and not world.state.squads_in(goal):
@@ -138,9 +140,17 @@ def _refusal(world: World, squad: Squad, path: Sequence[str], done: SlotMoves) -
     return ""
 
 
-def _entry_refusal(world: World, goal: str, done: SlotMoves) -> str:
+def _entries(world: World, owner: str, done: SlotMoves) -> set[str]:
+    """SWM-MOV-11, SWM-ALL-8: the enemy territories counted against the limit: the side's as a
+    whole, or with `alliance.enemy_entries_shared` false only those this member entered himself."""
+    mine = [t for t in done.entered if world.book["alliance.enemy_entries_shared"] or owner in done.entrants[t]]
+    return set(mine) - done.uncounted
+
+
+def _entry_refusal(world: World, owner: str, goal: str, done: SlotMoves) -> str:
     limit = int(world.book["movement.enemy_entries_per_turn"])
-    if goal not in done.entered and len(set(done.entered) - done.uncounted) >= limit:
+    counted = _entries(world, owner, done)
+    if goal not in counted and goal not in done.uncounted and len(counted) >= limit:
         return f"it would be a third enemy territory this turn (at most {limit}, SWM-MOV-11)"
     cap = world.stacking(goal)
     if world.book["stacking.attackers_max"] == "territory_limit" and len(done.attackers.get(goal, [])) >= cap:

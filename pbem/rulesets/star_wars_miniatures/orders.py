@@ -299,6 +299,9 @@ class Reader:
         return f"RETREAT {name} TO {' '.join(places)}"
 
     def mine_reroll(self, words: list[str], text: str) -> str:
+        if not self.world.book["minefield.reroll_with_force"]:
+            raise IllegalOrder("a failed mine save stands: this campaign allows no Force re-rolls of mine saves "
+                               "(SWM-BAT-18)")
         upper = [w.upper() for w in words]
         most = 1
         if "MAX" in upper:

@@ -58,6 +58,19 @@ def public(world: World, title: str, key: str, call: dict[str, Any]) -> Report:
     return Report("report", title, ("*",), context, public=True, key=key)
 
 
+def table_rules(world: World, battle: Battle) -> dict[str, Any]:
+    """SWM-BAT-12..14, SWM-BAT-17: the campaign's reading of the rules the players apply at the
+    table (who picks the mapboard, the first initiative, what stops mine damage)."""
+    book = world.book
+    kind = "fortified" if battle.fortified else "unfortified"
+    mines = ("Lightsaber Deflect and Block " + ("may be used against" if book["minefield.deflect_block_apply"]
+                                                else "do not stop") + " mine damage; Damage Reduction "
+             + ("reduces it" if book["minefield.damage_reduction_applies"] else "does not reduce it")
+             + " and Shields " + ("apply" if book["minefield.shields_apply"] else "do not apply") + ".")
+    return {"defender_chooses": bool(book[f"battle.{kind}.defender_chooses_mapboard"]),
+            "first_initiative": bool(book["battle.fortified.defender_wins_first_initiative"]), "mine_rules": mines}
+
+
 def briefing(world: World, battle: Battle) -> Report:
     """SWM-BAT-8..22: to both sides and public, with the result fields and the fortified rules."""
     state, places = world.state, world.places
@@ -75,6 +88,6 @@ def briefing(world: World, battle: Battle) -> Report:
         "attack_points": sum(state.squads[s].points for s in battle.attackers),
         "defence_points": sum(state.squads[s].points for s in battle.defenders),
         "tiles": world.book["battle.fortified.defender_extra_tiles"],
-        "redeploy": world.book["battle.fortified.defender_redeploy_troops"]}}
+        "redeploy": world.book["battle.fortified.defender_redeploy_troops"], **table_rules(world, battle)}}
     return Report("briefing", f"Battle {battle.id} in {places.label(battle.place)}", (*attackers, *defenders),
                   context, public=True, key=f"briefing-{battle.id}")

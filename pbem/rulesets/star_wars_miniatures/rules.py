@@ -4,7 +4,7 @@ overrides, checked so that every problem is reported at once with its key.
 Beyond the kit's checks (unknown keys, wrong kinds, choices outside a key's documented readings)
 this refuses counts that are not whole numbers, dice texts that are no dice, faction tables whose
 percentages are out of range, special characters pointing at unknown factions, and upgrade rows
-without a name and cost or with a restriction the processor cannot read, and the two readings
+without a name and cost or with a restriction the processor cannot read, and the readings
 the catalog itself leaves unplayable (`UNPLAYABLE`).
 """
 
@@ -44,6 +44,13 @@ _CHECKED: dict[str, tuple[str, ...]] = {}
 UNPLAYABLE: dict[str, tuple[Any, str]] = {
     "xp.reserve_killer_keeps_xp": (True, "a reserve troop leaves when its battle ends and never joins a squad "
                                    "(SWM-SQD-2, SWM-BAT-22), so no troop could keep its XP (A21); leave it false"),
+    "campaign.public_records": (False, "the catalog defines no concealed reading: it says nowhere which squads, "
+                                "rosters or XP a player would not see (SWM-GEN-9); leave it true"),
+    "squad.reserves_count": (True, "reserve troops are never on a roster and disappear when their battle ends "
+                             "(SWM-SQD-2, SWM-ROS-7), so there is nothing to count; leave it false"),
+    "xp.lost_on_elimination": (False, "an eliminated troop leaves its squad for good and a card bought again comes "
+                               "back fresh (SWM-XP-10, SWM-UNQ-5, SWM-ECO-14): no troop is left to keep the XP; "
+                               "leave it true"),
     "advantages.special_operative.disrupt_blocks_forced_retreat": (
         True, "a disrupted squad that lost could then neither retreat nor, by the rules, be eliminated (A16); "
         "leave it false"),

@@ -38,6 +38,16 @@ class World:
             if spec.grants and owner and self.state.lands[place].active:
                 granted.setdefault(owner, []).append(spec.grants)
         self.state.granted = granted
+        if not self.book["special_territories.grant_while_held"]:
+            self._keep_grants(granted)
+
+    def _keep_grants(self, granted: dict[str, list[str]]) -> None:
+        """SWM-ADV-17 with `special_territories.grant_while_held` false: a player taking a special
+        territory gets its advantage for good, as if bought (unless he already owns one), and keeps
+        it when the territory changes hands; the next controller gets his own the same way."""
+        for owner, keys in granted.items():
+            mine = self.state.players[owner].officers
+            mine += [k for k in dict.fromkeys(keys) if k not in mine]
 
     def faction(self, player: str) -> str:
         return self.state.players[player].faction
@@ -49,8 +59,21 @@ class World:
     def stacking(self, place: str) -> int:
         return self.places.territories[place].stacking
 
+    def passable(self, player: str, place: str) -> bool:
+        """SWM-MOV-9: a territory his moving squad goes on through: one his side controls; with
+        `movement.allied_territory_stops` only his own (entering an ally's ends the move)."""
+        if self.book["movement.allied_territory_stops"] and self.state.lands[place].owner != player:
+            return False
+        return self.state.friendly(player, place)
+
+    def stacked(self, place: str) -> list[Squad]:
+        """SWM-STK-5: the squads that count toward `place`'s stacking limit, allies' together;
+        damaged ones only while `stacking.damaged_count` is true."""
+        here = self.state.squads_in(place)
+        return here if self.book["stacking.damaged_count"] else [s for s in here if not s.damaged]
+
     def room(self, place: str) -> bool:
-        return len(self.state.squads_in(place)) < self.stacking(place)
+        return len(self.stacked(place)) < self.stacking(place)
 
     def eliminate(self, squad: Squad, why: str) -> None:
         """A squad and every troop in it are gone, XP and upgrades too (SWM-STK-6, SWM-XP-10)."""
@@ -90,7 +113,7 @@ def check_stacking(world: World, phase: str) -> None:
     """SWM-STK-3/4/6: at a phase's end each overstacked territory loses squads, in the order of
     `removal_order`, until it is within its limit."""
     for place in world.places.places():
-        here = world.state.squads_in(place)
+        here = world.stacked(place)
         excess = len(here) - world.stacking(place)
         for squad in removal_order(world, place, here)[:max(excess, 0)]:
             world.eliminate(squad, f"over the stacking limit of {place} at the end of the {phase} phase")
