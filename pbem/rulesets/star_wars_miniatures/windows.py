@@ -104,9 +104,9 @@ def missing_squad(view: SWMView, player: Player, payload: Payload) -> list[str]:
 
 
 def outcome(view: SWMView, before: int, title: str, key: str) -> Outcome[SWMState]:
-    world = world_of(view)
-    reports = [report.public(world, title, key, {})]
-    reports += [report.briefing(world, b) for b in view.state.battles] if view.state.window == BATTLE else []
+    world, names = world_of(view), report.names_of(view.settings)
+    reports = [report.public(world, title, key, {}, names)]
+    reports += [report.briefing(world, b, names) for b in view.state.battles] if view.state.window == BATTLE else []
     view.state.log = []
     return Outcome(view.state, reports, turn_finished=view.state.turn != before)
 
