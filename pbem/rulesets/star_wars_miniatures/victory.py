@@ -46,7 +46,8 @@ def _decide(world: World, winners: list[list[str]], how: str, decisions: Mapping
     if not winners:
         return []
     world.state.winners = list(winners[0])
-    world.say(f"Victory: {' and '.join(winners[0])} win(s) the campaign by {how}.")
+    verb = "win" if len(winners[0]) > 1 else "wins"           # an alliance wins as a whole (SWM-WIN-3)
+    world.say(f"Victory: {' and '.join(winners[0])} {verb} the campaign by {how}.")
     return world.state.winners
 
 
