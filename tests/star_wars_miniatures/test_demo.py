@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem.commands.demo import play
+from pbem.mail.compose import markdown_to_html
 
 LEFTOVER = re.compile(r"\{\{|\{%|\bNone\b|Undefined|Traceback")
 
@@ -99,5 +100,6 @@ def test_the_territories_table_keeps_to_the_territories_in_play(demo: Path) -> N
     rows = re.findall(r"^\| (T\d+) ", action, re.M)
     assert rows == ["T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T21", "T22", "T23", "T24"]
     assert "\n28 territories of factions not in play are inactive.\n" in action and "inactive |" not in action
+    assert "</table>\n</div><p>28 territories of factions not in play are inactive.</p>" in markdown_to_html(action)
     assert "No territory is controlled yet: the 40 territories go to their factions with the start regions " \
            "chosen in window S1." in texts["000/pick-pick.md"]
