@@ -18,6 +18,7 @@ from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from pbem.rulesets.star_wars_miniatures.world import World
 from pbem.state.campaign import Player
 from tests.star_wars_miniatures import flow, helpers
+from tests.star_wars_miniatures.test_flow import to_battle
 
 NAMES = {"alice": "Alice Smith", "bob": "Bob", "cara": "Cara", "al": "Al"}
 
@@ -96,3 +97,9 @@ def test_pbem_new_is_told_when_so_few_players_can_never_hold_the_capitals_to_win
                               "(SWM-WIN-6): add `[rules.victory] capitals_needed = 3` to campaign.toml")
     assert victory.creation_warning(places, helpers.chosen("victory", "capitals_needed", 3), 3) == ""
     assert victory.creation_warning(places, helpers.chosen("victory", "capitals_needed", 6), 6) == ""
+
+
+def test_the_map_pictures_legend_gives_the_turn_order_by_name() -> None:
+    game = to_battle()
+    scene = RULESET.scene(RULESET.view(game.ctx()))
+    assert scene is not None and "Turn order: Alice, Bob + Cara" in scene.notes
