@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from pbem.kit.dice import Dice
@@ -94,6 +94,10 @@ def _never(view: View[Any, Any]) -> bool:
     return False
 
 
+def _schedule_length(view: View[Any, Any]) -> timedelta | None:
+    return None
+
+
 def _no_wake(view: View[Any, Any]) -> datetime | None:
     return None
 
@@ -136,6 +140,8 @@ class Phase(Generic[S, M]):
     over: bool = False                                           # the campaign has ended
     wakes: Callable[[View[S, M]], datetime | None] = _no_wake    # before the deadline, when `ready` may turn
                                                                  # true with no mail (a grace period ending)
+    length: Callable[[View[S, M]], timedelta | None] = _schedule_length   # how long the window stays open when
+                                                                 # the rules say so; None = the `[schedule]` length
 
 
 

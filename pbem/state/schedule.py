@@ -70,9 +70,11 @@ class Schedule:
             raise ValueError(f"schedule.early_close: {early!r} is not one of {', '.join(EARLY_CLOSE)}")
         return cls(zone, windows, at, parse_duration(raw.get("reminder", "24h")), early)
 
-    def deadline(self, opened: datetime, window: str) -> datetime:
-        """When a window opened at `opened` closes."""
-        due = opened + self.windows.get(window, self.windows.get("default", timedelta(days=7)))
+    def deadline(self, opened: datetime, window: str, length: timedelta | None = None) -> datetime:
+        """When a window opened at `opened` closes: after `length` when the rules set it, else after
+        the window's `[schedule]` length; then moved to the next `at` time if one is set."""
+        due = opened + (length if length is not None else
+                        self.windows.get(window, self.windows.get("default", timedelta(days=7))))
         if self.at is None:
             return due
         local = due.astimezone(self.zone)

@@ -223,10 +223,12 @@ def test_swm_bat_16_a19_affects_uncontested_rolls_the_saves_in_roster_order(cat:
         "mine save: luke Luke Skywalker, Jedi Knight", "mine re-roll: luke Luke Skywalker, Jedi Knight",
         "mine save: r1 Rebel Trooper", "mine save: r2 Rebel Trooper",
         "mine save: r3 Rebel Trooper", "mine save: r4 Rebel Trooper"] and dice.unused == [11]
-    assert world.state.troop("luke")[1].counters[FORCE_SPENT] == 1     # type: ignore[index]
+    assert FORCE_SPENT not in world.state.troop("luke")[1].counters     # type: ignore[index]   # back (SWM-BAT-18)
     log = world.state.log
-    assert "Minefield in A2: r2 takes 10 damage; no battle follows, so the damage lasts no further (A19)." in log
-    assert "Minefield in C2: r3 takes 10 damage; no battle follows, so the damage lasts no further (A19)." in log
+    assert ("Minefield in A2: r2 takes 10 damage; luke spent 1 Force on re-rolls; no battle follows, so the damage "
+            "lasts no further and the Force is back (A19).") in log
+    assert ("Minefield in C2: r3 takes 10 damage; no battle follows, so the damage lasts no further and the Force "
+            "is back (A19).") in log
     assert "A2 passes to bob: uncontested capture (no battle)." in log
     assert "C2 passes to bob: walk-over against damaged squads (no battle)." in log
 

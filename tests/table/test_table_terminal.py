@@ -77,7 +77,7 @@ def test_a_round_of_mode_together_is_played_at_the_table_and_stored_as_the_tick_
     checked = pbem("verify-dice", str(camp.folder), "1")
     assert checked.returncode == 0 and "12 roll(s) in 2 stage(s) checked; all match" in checked.stdout
     report = (camp.folder / "history" / "001" / "orders-turn-2.md").read_text(encoding="utf-8")
-    assert "- command test B1 in T26 (target 9): 2D6 = 5+2 = 7" in report and report.count("anna's round:") == 1
+    assert "- command test B1 in T26 (target 9): 2D6 = 5+2 = 7" in report and report.count("Anna's round:") == 1
     kept = read_toml(camp.folder / "history" / "001" / "table.toml")["played"]
     assert kept["anna"]["source"] == "mailed" and kept["ben"]["source"] == "typed at the table"
 

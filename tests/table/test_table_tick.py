@@ -53,7 +53,7 @@ def test_resolve_plays_the_rest_of_a_round_under_way_at_the_table_from_the_mail(
     camp = Campaign(camp.folder)
     assert camp.state["stage"]["title"] == "Strategic round 2: orders" and game(camp.folder)["played"] == []
     report = (camp.folder / "history" / "001" / "orders-turn-2.md").read_text(encoding="utf-8")
-    assert report.count("anna's round:") == 1 and report.count("ben's round:") == 1
+    assert report.count("Anna's round:") == 1 and report.count("Ben's round:") == 1
     assert "B1 is tried (ALWAYS):" in report
     code, out, _ = pbem("verify-dice", str(camp.folder), "1")
     assert code == 0 and "all match" in out

@@ -53,11 +53,19 @@ def test_the_demo_plays_setup_three_rounds_and_a_battle_phase_with_an_ambush(dem
     for heading in ("Setup and deployment", "Strategic round 1", "Strategic round 2", "Strategic round 3",
                     "Battle phase", "Battle results", "Strategic round 4"):
         assert heading in found
-    assert "ben declares resting (2 stack(s) locked); the round ends" in found
+    assert "Ben declares resting (2 stack(s) locked); the round ends" in found
     assert "Battle 3: ambush in T9, C1 defends" in found
-    assert "draw roll-off, battle 2: anna 6, ben 9" in found
-    assert "the ambushing army of anna is discarded (WT-BAT-9)" in found
+    assert "draw roll-off, battle 2: Anna 6, Ben 9" in found
+    assert "the ambushing army of Anna is discarded (WT-BAT-9)" in found
     assert "The battle phase is over: nobody rests any more (WT-REST-13)" in found
+
+
+def test_reports_name_players_by_name_while_the_dice_purposes_keep_their_ids(demo: Path) -> None:
+    found = (demo / "campaigns" / "wt-demo" / "history" / "001" / "orders-turn-2.md").read_text(encoding="utf-8")
+    report, dice = found.split("## Dice", 1)
+    assert "Anna's round:" in report and "Sequence: Anna, Ben, Cara" in report
+    assert not re.search(r"(?<![\w@-])(anna|ben|cara)(?![\w@-])", report)
+    assert "order roll, round 2: ben: 2D6" in dice and "Ben" not in dice
 
 
 def test_every_stage_has_a_map_picture(demo: Path) -> None:

@@ -86,7 +86,7 @@ def test_orders_help_names_own_stacks_and_acks_refuse_foreign_or_resting_orders(
     general = RULESET.load_state(game).state.stacks["A1"].markers[0]
     assert "TRY A1 UNTIL-SUCCESS" in help_text and "A1 in T3" in help_text and f"{general.id} General" in help_text
     parsed = _parse(camp, game, "anna", "TRY B1 ALWAYS\nTRY A1 ALWAYS FIRST E")
-    assert "B1 is ben's stack, not yours" in str(parsed.problems[0])
+    assert "B1 is Ben's stack, not yours" in str(parsed.problems[0])     # named by name in the ack
     assert parsed.payload["lines"][1] == "TRY A1 ALWAYS FIRST E CAMPFIRE STOP"
     typed = RULESET.load_state(game)
     typed.state.players["anna"].resting = True

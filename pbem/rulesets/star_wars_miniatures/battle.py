@@ -2,6 +2,8 @@
 uncontested captures, walk-overs against damaged squads, and tabletop battles with their
 minefield saves; then the reported result: one post-battle d20 per killed or fled troop, XP
 pending for each kill, removals, damage, control. Retreats wait for the whole slot (retreat.py).
+Force spent on mine re-rolls is missing only in the battle it was spent for (SWM-BAT-18): it is
+back once that battle, or the uncontested entry that set the mines off (A19), is settled.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pbem.kit.dice import Dice, dice_spec
 from pbem.kit.roster import Entry
+from pbem.rulesets.phases import ask
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.model import FORCE_SPENT, PENDING, Battle, Squad
 from pbem.rulesets.star_wars_miniatures.world import World
@@ -63,9 +66,11 @@ def _without_battle(world: World, side: Sequence[str], place: str, squads: Seque
     side's and only its mines are left to roll."""
     rolled = world.state.lands[place].minefield and bool(world.book["minefield.affects_uncontested"])
     if rolled:
-        hits, _ = saves(world, squads, dice)
+        hits, spent = saves(world, squads, dice)
+        force = "".join(f"; {t} spent {n} Force on re-rolls" for t, n in spent.items())
         world.say(f"Minefield in {place}: " + (", ".join(f"{t} takes 10 damage" for t in hits) or "no troop is hit")
-                  + "; no battle follows, so the damage lasts no further (A19).")
+                  + f"{force}; no battle follows, so the damage lasts no further and the Force is back (A19).")
+        recover_force(world, squads)
     if world.state.lands[place].owner not in side:
         kind = "walk-over against damaged squads" if walk_over else "uncontested capture"
         capture(world, place, squads, f"{kind} (no battle{'' if rolled else ', no dice'})")
@@ -131,6 +136,14 @@ def saves(world: World, squads: Sequence[str], dice: Dice) -> tuple[list[str], d
     return hits, spent
 
 
+def recover_force(world: World, squads: Sequence[str]) -> None:
+    """SWM-BAT-18: the Force a troop spent on mine re-rolls is unavailable only in the battle that
+    follows; once it is settled the troop has its full Force again for the next minefield."""
+    for ident in squads:
+        for troop in world.state.squads[ident].troops if ident in world.state.squads else ():
+            troop.counters.pop(FORCE_SPENT, None)
+
+
 def _rerolls(world: World, owner: str, troop: Entry) -> int:
     """SWM-BAT-18, SWM-PBM-13: the standing MINE-REROLL for this troop (by id or card), else none."""
     orders = world.state.players[owner].mine_rerolls
@@ -155,10 +168,12 @@ class Result:
     retreats: dict[str, str] = field(default_factory=dict)     # squad -> territory (SWM-PBC-15)
 
 
-def apply(world: World, battle: Battle, result: Result, dice: Dice) -> list[tuple[str, str]]:
+def apply(world: World, battle: Battle, result: Result, dice: Dice,
+          decisions: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """SWM-PBC-1..14: XP, the chart, removals, damage and control; returns who must retreat.
     SWM-XP-13 (A21): a kill earns its XP even when the chart restores the victim; with
-    `xp.award_if_victim_restored = false` only a victim the chart eliminates (or a reserve) pays."""
+    `xp.award_if_victim_restored = false` only a victim the chart eliminates (or a reserve) pays.
+    `decisions` holds the GM's answers (A11's `no_winner_control = "gm"` asks one)."""
     earned = kills(world, result.events)
     chart(world, result.events, dice)
     for killer, victim, cost in earned:
@@ -171,9 +186,27 @@ def apply(world: World, battle: Battle, result: Result, dice: Dice) -> list[tupl
               NONE: battle.attackers + battle.defenders + codefenders(world, battle)}[result.winner]
     if result.winner == ATTACKER:
         capture(world, battle.place, battle.attackers, f"won battle {battle.id}")
-    world.say(f"Battle {battle.id}: both sides were wiped out together; nobody wins and control stays."
-              if result.winner == NONE else f"Battle {battle.id}: the {result.winner} wins.")
+    world.say(no_winner(world, battle, decisions or {}) if result.winner == NONE
+              else f"Battle {battle.id}: the {result.winner} wins.")
+    recover_force(world, battle.attackers)
     return [(s, battle.place) for s in losers if s in world.state.squads]
+
+
+def no_winner(world: World, battle: Battle, decisions: Mapping[str, str]) -> str:
+    """SWM-PBC-14 (A11): after "both lose" the controller keeps the empty territory; with
+    `battle.no_winner_control = "gm"` the GM says who controls it, the stage waiting for his
+    DECIDE: the controller, a player of either side. Returns the report line."""
+    holder = world.state.owner(battle.place)
+    if world.book["battle.no_winner_control"] != "gm":
+        return f"Battle {battle.id}: both sides were wiped out together; nobody wins and control stays."
+    fought = [world.state.squads[s].owner for s in battle.defenders if s in world.state.squads]
+    options = list(dict.fromkeys([holder, *fought, *battle.side]))
+    chosen = ask(decisions, f"control_{battle.id}", f"both sides of battle {battle.id} in {battle.place} were "
+                 f"wiped out together and the territory is left empty: who controls it now ({holder} did)?", options)
+    if chosen != holder:
+        hand_over(world, battle.place, chosen)
+    return (f"Battle {battle.id}: both sides were wiped out together; nobody wins, and the GM gives "
+            f"{battle.place} to {chosen} (A11).")
 
 
 def codefenders(world: World, battle: Battle) -> list[str]:

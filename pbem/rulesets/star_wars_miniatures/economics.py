@@ -21,8 +21,8 @@ from pbem.rulesets.star_wars_miniatures.world import World
 
 @dataclass(frozen=True)
 class Item:
-    """One order of an economics list: `verb` GIVE, ELIMINATE, BUILD, REINFORCE, BUY, OPERATIVE
-    or SHUTTLE with its words; `cards` the (card, label) pairs bought by BUILD and REINFORCE."""
+    """One order of an economics list: `verb` GIVE, ELIMINATE, BUILD, REINFORCE, BUY, OPERATIVE,
+    SHUTTLE or TRANSFER with its words; `cards` the (card, label) pairs bought by BUILD and REINFORCE."""
 
     verb: str
     args: tuple[str, ...] = ()
@@ -88,7 +88,7 @@ def run_entry(world: World, player: str, entry: Line, dice: Dice) -> None:
 
 def carry_out(world: World, player: str, item: Item, dice: Dice) -> str:
     """Do `item` now, or say why not (nothing is spent then)."""
-    verbs = {"GIVE": give, "ELIMINATE": eliminate, "BUILD": build, "REINFORCE": reinforce}
+    verbs = {"GIVE": give, "ELIMINATE": eliminate, "BUILD": build, "REINFORCE": reinforce, "TRANSFER": transfer}
     if item.verb in verbs:
         return verbs[item.verb](world, player, item)
     if item.verb == "BUY":
@@ -231,3 +231,50 @@ def reinforce(world: World, player: str, item: Item) -> str:
     state = "damaged" if squad.damaged else "active"
     world.say(f"{player} reinforces {squad.id} to {squad.points} points ({state}).")
     return ""
+
+
+def transfer(world: World, player: str, item: Item) -> str:
+    """A32's other reading (`squad.allow_transfers = true`; SWM-UPG-17 keeps troops where they were
+    bought by default): TRANSFER <troop> TO <squad> moves one of his troops, with its XP and
+    upgrades, into another squad of his in the same territory, in his own Economics step. Neither
+    squad may be disrupted (SWM-ADV-7: no reinforcing, and no troop leaving to move with another
+    squad); the receiving squad takes it as a reinforcement would: never above 150 points, an
+    active squad only if it stays legal. No supply line is needed: nothing
+    is bought. The squad left behind is checked again, and removed when empty (SWM-SQD-10)."""
+    if not world.book["squad.allow_transfers"]:
+        return "troops stay in the squad they were bought into in this campaign (A32)"
+    found, target = world.state.troop(item.args[0]), world.state.squads.get(item.args[-1])
+    if found is None or found[0].owner != player:
+        return f"{item.args[0]} is not a troop of yours"
+    if target is None or target.owner != player:
+        return f"{item.args[-1]} is not a squad of yours"
+    source, troop = found
+    if why := _transfer_refusal(world, source, target) or _joins(world, player, troop, target):
+        return why
+    world.remove_troop(source, troop.id)
+    target.roster.entries.append(troop)
+    world.recheck(target)
+    if source.id in world.state.squads:
+        world.recheck(source)
+    world.say(f"{player} transfers {troop.id} {troop.name} from {source.id} to {target.id} ({target.points} "
+              f"points, {'damaged' if target.damaged else 'active'}).")
+    return ""
+
+
+def _transfer_refusal(world: World, source: Squad, target: Squad) -> str:
+    if source.id == target.id:
+        return f"the troop is already in {target.id}"
+    if source.place != target.place:
+        return f"{source.id} stands in {source.place} and {target.id} in {target.place}; a troop changes squads " \
+               "only within one territory"
+    stuck = next((s for s in (source, target) if s.disrupted), None)     # else a disrupted troop walks off
+    return f"{stuck.id} stands in a territory disrupted this turn" if stuck else ""
+
+
+def _joins(world: World, player: str, troop: Troop, target: Squad) -> str:
+    """Why `troop` may not join `target`: an active squad must stay legal, any at most 150."""
+    faction, whole = world.faction(player), [*target.troops, troop]
+    if comp.active(faction, target.troops, world.catalog, world.book):
+        return "; ".join(comp.problems(faction, whole, world.catalog, world.book))
+    total = sum(t.points for t in whole)
+    return comp.size_problem(total, world.book) if total > world.book["squad.max_points"] else ""

@@ -28,7 +28,7 @@ WORDS = {
     FACTIONS: ("PICK", "REGION"),      # not FACTION: the envelope reads "FACTION <name> <secret>" as a signature
     SQUADS: ("SQUAD", "XP", "UPGRADE", *STANDING),
     INITIATIVE: ("UPGRADE", "TRAIN", *STANDING),
-    ECONOMICS: ("GIVE", "ELIMINATE", "BUILD", "REINFORCE", "BUY", "OPERATIVE", "SHUTTLE"),
+    ECONOMICS: ("GIVE", "ELIMINATE", "BUILD", "REINFORCE", "BUY", "OPERATIVE", "SHUTTLE", "TRANSFER"),
     ACTION: ("MOVE", "STRATEGIC", "RETREAT", "MINE-REROLL"),
     BATTLE: ("WINNER", "KILLED", "FLED", "RETREAT", "MOVE", "STRATEGIC", "MINE-REROLL"),
 }
@@ -48,9 +48,9 @@ class Reader:
             "UPGRADE": self.upgrade, "TRAIN": self.train, "ALLY": self.ally, "STANCE": self.stance,
             "PREFER": self.prefer, "BREAKUP": self.breakup, "OVERSTACK": self.overstack, "GIVE": self.give,
             "ELIMINATE": self.eliminate, "BUILD": self.build, "REINFORCE": self.reinforce, "BUY": self.buy,
-            "OPERATIVE": self.operative, "SHUTTLE": self.shuttle, "MOVE": self.move, "STRATEGIC": self.strategic,
-            "RETREAT": self.retreat, "MINE-REROLL": self.mine_reroll, "WINNER": self.winner,
-            "KILLED": self.killed, "FLED": self.fled,
+            "OPERATIVE": self.operative, "SHUTTLE": self.shuttle, "TRANSFER": self.transfer, "MOVE": self.move,
+            "STRATEGIC": self.strategic, "RETREAT": self.retreat, "MINE-REROLL": self.mine_reroll,
+            "WINNER": self.winner, "KILLED": self.killed, "FLED": self.fled,
         }
 
     def line(self, text: str) -> str:
@@ -59,9 +59,10 @@ class Reader:
         verb = words[0].upper() if words else ""
         allowed = WORDS[self.window]
         if verb not in allowed:
-            near = NameIndex({v: () for v in allowed}, what="order").suggest(verb)
+            shown = [v for v in allowed if v != "TRANSFER" or self.world.book["squad.allow_transfers"]]
+            near = NameIndex({v: () for v in shown}, what="order").suggest(verb)
             raise NotAnOrder(f"{quoted(words[0] if words else text)} is not an order of this window; "
-                             f"it takes {', '.join(allowed)}", suggestion=near)
+                             f"it takes {', '.join(shown)}", suggestion=near)
         if self.window == ECONOMICS and " ELSE " in f" {text.upper()} ":
             return self.alternatives(text)
         return self.verbs[verb](words[1:], text)
@@ -251,13 +252,40 @@ class Reader:
             raise InvalidOrder("a shuttle goes to one territory: SHUTTLE <squad> TO <territory>")
         return f"SHUTTLE {self.my_squad(squad)} TO {places[0]}"
 
+    def transfer(self, words: list[str], text: str) -> str:
+        """A32: only with `squad.allow_transfers = true` (economics.transfer says what it checks)."""
+        if not self.world.book["squad.allow_transfers"]:
+            raise IllegalOrder("troops stay in the squad they were bought into (SWM-UPG-17); this campaign allows "
+                               "no transfers between squads")
+        if len(words) != 3 or words[1].upper() != "TO":
+            raise InvalidOrder("write TRANSFER <troop> TO <squad>")
+        return f"TRANSFER {self.my_troop(words[0])} TO {self.my_squad(words[2])}"
+
     # -- window A ------------------------------------------------------------------------
+    def in_slot(self, verb: str) -> None:
+        """SWM-PBM-11 in window B: a side whose slot has not started may replace its action orders
+        (not with `action.revise_until_slot = false`); the acting side only its STRATEGIC order."""
+        state = self.world.state
+        if self.window != BATTLE:
+            return
+        slot = next((n for n, side in enumerate(state.sides) if self.player in side), -1)
+        if slot == state.slot and verb == "MOVE":
+            raise IllegalOrder("your side's slot has started and its moves are made; only STRATEGIC may "
+                               "still be replaced")
+        if slot < state.slot:
+            raise IllegalOrder(f"your side's slot is over this turn; {verb} waits for next turn's action window")
+        if slot > state.slot and not self.world.book["action.revise_until_slot"]:
+            raise IllegalOrder("action orders are fixed when the action window closes in this campaign "
+                               "(action.revise_until_slot = false); yours stand as sent")
+
     def move(self, words: list[str], text: str) -> str:
+        self.in_slot("MOVE")
         if len(words) < 2:
             raise InvalidOrder("write MOVE <squad> <territory> <territory> ...")
         return f"MOVE {self.my_squad(words[0])} " + " ".join(self.place(w) for w in words[1:])
 
     def strategic(self, words: list[str], text: str) -> str:
+        self.in_slot("STRATEGIC")
         options = re.split(r"\s+ELSE\s+", " ".join(words), flags=re.IGNORECASE)
         out = []
         for option in options:

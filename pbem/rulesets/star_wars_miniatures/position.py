@@ -30,6 +30,7 @@ from pbem.rulesets.star_wars_miniatures.model import (
     SWMState,
 )
 from pbem.rulesets.star_wars_miniatures.regions import RegionMap
+from pbem.rulesets.star_wars_miniatures.setup import start_holdings
 from pbem.rulesets.star_wars_miniatures.world import World
 
 WINDOWS = (INITIATIVE, ECONOMICS, ACTION)
@@ -43,7 +44,7 @@ def read(players: list[str], places: RegionMap, book: RuleBook, data: Mapping[st
         problems.append(f"window: {window!r}; a position opens one of {', '.join(WINDOWS)}")
     state = SWMState(turn=_int(data, "turn", 1, problems), window=window)
     _players(state, players, places, book, data.get("players", {}), problems)
-    _lands(state, places, data.get("territories", {}), problems)
+    _lands(state, places, book, data.get("territories", {}), problems)
     _squads(state, places, book, data.get("squads", []), problems)
     _sides(state, data, problems)
     _kept(state, data)
@@ -103,10 +104,15 @@ def _lists(raw: Any) -> dict[str, list[str]]:
     return {str(k): [str(x) for x in v] for k, v in dict(raw).items()} if isinstance(raw, Mapping) else {}
 
 
-def _lands(state: SWMState, places: RegionMap, raw: Any, problems: list[str]) -> None:
-    holder = {p.region: p.id for p in state.players.values()}
+def _lands(state: SWMState, places: RegionMap, book: RuleBook, raw: Any, problems: list[str]) -> None:
+    """Each player holds what his start region gives at setup (A7: the region, or with the
+    "territory" reading its capital and the territories owner_of_start gives it); the rest is
+    inactive. `[territories]` then says where control has changed since."""
+    by_territory = book["setup.start_location_unit"] == "territory"
+    holder = {t: p.id for p in state.players.values() if p.region in places.regions
+              for t in start_holdings(places, by_territory, p.region)}
     for place in places.places():
-        owner = holder.get(places.region_of(place), "")
+        owner = holder.get(place, "")
         state.lands[place] = Land(owner, bool(owner), places.territories[place].capital and bool(owner))
     for place, spec in (raw if isinstance(raw, Mapping) else {}).items():
         land = state.lands.get(place)

@@ -4,7 +4,8 @@ overrides, checked so that every problem is reported at once with its key.
 Beyond the kit's checks (unknown keys, wrong kinds, choices outside a key's documented readings)
 this refuses counts that are not whole numbers, dice texts that are no dice, faction tables whose
 percentages are out of range, special characters pointing at unknown factions, and upgrade rows
-without a name and cost or with a restriction the processor cannot read.
+without a name and cost or with a restriction the processor cannot read, and the two readings
+the catalog itself leaves unplayable (`UNPLAYABLE`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ TABLES = ("stats", "force", "abilities")
 RESTRICTIONS = ("force_user", "non_force_user", "savage", "droid", "not_droid_or_cyborg", "base_2x2_plus",
                 "no_lightsaber", "names_unique")
 _CHECKED: dict[str, tuple[str, ...]] = {}
+# Readings the loader refuses, with why: each is written down in rules/star_wars_miniatures.toml.
+UNPLAYABLE: dict[str, tuple[Any, str]] = {
+    "xp.reserve_killer_keeps_xp": (True, "a reserve troop leaves when its battle ends and never joins a squad "
+                                   "(SWM-SQD-2, SWM-BAT-22), so no troop could keep its XP (A21); leave it false"),
+    "advantages.special_operative.disrupt_blocks_forced_retreat": (
+        True, "a disrupted squad that lost could then neither retreat nor, by the rules, be eliminated (A16); "
+        "leave it false"),
+}
 
 
 def load(overrides: Mapping[str, Any] | None = None) -> RuleBook:
@@ -63,6 +72,8 @@ def problems(book: RuleBook) -> list[str]:
             dice_spec(book[key])
         except ValueError as exc:
             out.append(f"rules: {key!r}: {exc}")
+    out += [f"rules: {key!r} = {str(value).lower()} cannot be played: {why}" for key, (value, why) in UNPLAYABLE.items()
+            if book.get(key) == value]
     return out + faction_problems(book) + special_problems(book) + upgrade_problems(book)
 
 

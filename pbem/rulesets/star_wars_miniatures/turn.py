@@ -176,15 +176,30 @@ def run_slots(world: World, dice: Dice, decisions: Mapping[str, str]) -> None:
                 if line.startswith("MOVE "):
                     words = line.split()
                     world.say(f"{player}: " + mv.move(world, side, words[1], words[2:], done))
+                    if won_now(world, decisions):          # a capital taken on entry (A8)
+                        return
         _draw_moves(world, done)
         ids = [f"B{state.turn}-{state.slot + 1}-{n}" for n in range(1, 3)]
         out = bt.settle(world, side, done.entered, done.attackers, dice, ids)
         state.retreating = list(out.retreating)
+        if won_now(world, decisions):
+            return
         if out.battles:
             state.battles, state.window = out.battles, BATTLE
             return
         finish_slot(world, {})
     _end_of_action(world, decisions)
+
+
+def won_now(world: World, decisions: Mapping[str, str]) -> bool:
+    """SWM-WIN-4 (A29): with `victory.capitals_check = "immediate"` capitals are counted each time
+    a territory may have changed hands in the Action Phase, and a win ends the campaign at once."""
+    if world.book["victory.capitals_check"] != "immediate":
+        return False
+    if end(world, victory.check_capitals(world, decisions)):
+        world.state.battles = []
+        return True
+    return False
 
 
 def _draw_moves(world: World, done: mv.SlotMoves) -> None:
@@ -225,8 +240,10 @@ def battle_phase(world: World, orders: Orders, dice: Dice, decisions: Mapping[st
         last = state.last
         state.last = Resolved(last.stage, last.moves, last.clashes + (Clash(battle.place, CLASH, battle.id),),
                               last.dislodged, last.notes)
-        state.retreating += bt.apply(world, battle, result, dice)
+        state.retreating += bt.apply(world, battle, result, dice, decisions)
         reported.update(result.retreats)
+        if won_now(world, decisions):
+            return
     _revisions(world, orders)
     finish_slot(world, reported)
     state.window = ACTION
@@ -234,12 +251,19 @@ def battle_phase(world: World, orders: Orders, dice: Dice, decisions: Mapping[st
 
 
 def _revisions(world: World, orders: Orders) -> None:
-    """SWM-PBM-11: a side whose slot has not started may replace its action orders here."""
-    later = {p for side in world.state.sides[world.state.slot + 1:] for p in side}
+    """SWM-PBM-11: a side whose slot has not started may replace its action orders here (not with
+    `action.revise_until_slot = false`: they are fixed when window A closes); the acting side
+    may replace its STRATEGIC order with its report (window B)."""
+    state = world.state
+    later = {p for side in state.sides[state.slot + 1:] for p in side} if world.book["action.revise_until_slot"] \
+        else set()
     for player, lines in orders.items():
         moves = [ln for ln in lines if ln.startswith(("MOVE ", "STRATEGIC "))]
         if player in later and moves:
-            world.state.action_orders[player] = moves
+            state.action_orders[player] = moves
+        elif player in state.sides[state.slot] and (strategic := [ln for ln in moves if ln.startswith("STRATEGIC ")]):
+            state.action_orders[player] = [ln for ln in state.action_orders.get(player, [])
+                                           if not ln.startswith("STRATEGIC ")] + strategic
         standing(world, player, [ln for ln in lines if ln.startswith("MINE-REROLL ")])
 
 
@@ -266,10 +290,22 @@ def settle_reports(world: World, battle: Battle, orders: Orders, decisions: Mapp
         chosen = mine[0] if pick == "attacker" else theirs[0]
         return bt.Result(chosen.winner, chosen.events, retreats)
     if mine or theirs:
-        return bt.Result((mine or theirs)[0].winner, (mine or theirs)[0].events, retreats)
+        return _single(world, battle, mine or theirs, "attacker" if mine else "defender", retreats, decisions)
     winner = ask(decisions, f"battle_{battle.id}", f"nobody reported battle {battle.id}: who won?",
                  ["attacker", "defender", "none"])
     return bt.Result(winner)
+
+
+def _single(world: World, battle: Battle, only: Sequence[bt.Result], who: str, retreats: dict[str, str],
+            decisions: Mapping[str, str]) -> bt.Result:
+    """SWM-PBM-10: one side's report stands at the deadline; with `battle.single_report = "gm"`
+    the GM names the winner (the stage waits for him), the report's kills and flights kept when
+    he agrees with its winner."""
+    winner = only[0].winner
+    if world.book["battle.single_report"] == "gm":
+        winner = ask(decisions, f"battle_{battle.id}", f"only the {who} reported battle {battle.id} (the "
+                     f"{winner} wins, by that report): who won?", ["attacker", "defender", "none"])
+    return bt.Result(winner, only[0].events if winner == only[0].winner else [], retreats)
 
 
 def report_of(battle: Battle, lines: Sequence[str], fighters: set[str]) -> bt.Result | None:

@@ -191,6 +191,7 @@ def help_text(view: SWMView, player: Player) -> str:
     troops = ", ".join(t.id for s in state.squads_of(player.id) for t in s.troops[:3]) or "none"
     mine = [t for t, land in state.lands.items() if land.owner == player.id]
     place = mine[0] if mine else "T01"
+    transfer = "    TRANSFER <troop> TO <squad>   (same territory)\n" if view.rules["squad.allow_transfers"] else ""
     texts = {
         FACTIONS: f"Rank the factions and start regions, best first, one per line:\n\n    PICK Imperial\n"
                   f"    PICK Rebel\n    REGION {next(iter(view.map.regions))}\n    REGION R2 IF Sith\n\n"
@@ -208,7 +209,7 @@ def help_text(view: SWMView, player: Player) -> str:
                    f"    BUY intelligence_officer|logistics_officer|training_officer|medical_officer\n"
                    f"    BUY fortify {place}   /   BUY minefield {place}\n    SHUTTLE <squad> TO {place}\n"
                    "    OPERATIVE DISRUPT <territory>   /   OPERATIVE ASSASSINATE <player> <advantage> [territory]\n"
-                   f"    GIVE <ally> <amount>\n    ELIMINATE <troop>\n\nYour squads: {squads}.",
+                   f"    GIVE <ally> <amount>\n    ELIMINATE <troop>\n{transfer}\nYour squads: {squads}.",
         ACTION: f"Action orders. Your squads: {squads}.\n\n    MOVE <squad> <territory> <territory> ...\n"
                 f"    STRATEGIC <squad> TO {place} [ELSE <squad> TO <territory>]\n"
                 f"    RETREAT <squad>|ALL TO {place} ...\n"

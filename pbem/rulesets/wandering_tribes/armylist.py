@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from pbem.rulesets.wandering_tribes.model import Stack
+from pbem.rulesets.wandering_tribes.model import Marker, Stack
 from pbem.rulesets.wandering_tribes.nations import NO_LIMIT, Nation
 
 
@@ -70,16 +70,24 @@ def command_value(nation: Nation, stack: Stack) -> int:
     return max((nation.entries[t].command for t in stack.types() if nation.is_character(t)), default=0)
 
 
-def acting_general(nation: Nation, stack: Stack) -> str:
-    """WT-BAT-17: with no General marker, the character with the highest command (lowest marker id
-    on a tie) acts as General; "" when the stack has a General or no character."""
+def general_candidates(nation: Nation, stack: Stack) -> list[Marker]:
+    """WT-BAT-17: with no General marker, the characters tied for the highest command value, in
+    marker-id order (the owner may name one of them as acting General); [] when the stack has a
+    General or no character."""
     if any(nation.kind(t) == "general" for t in stack.types()):
-        return ""
+        return []
     chars = [m for m in stack.markers if nation.is_character(m.type)]
     if not chars:
-        return ""
+        return []
     best = max(nation.entries[m.type].command for m in chars)
-    return min((m for m in chars if nation.entries[m.type].command == best), key=lambda m: m.no).id
+    return sorted((m for m in chars if nation.entries[m.type].command == best), key=lambda m: m.no)
+
+
+def acting_general(nation: Nation, stack: Stack, chosen: str = "") -> str:
+    """WT-BAT-17: the acting General: the owner's choice among the tied characters, else the lowest
+    marker id; "" when the stack has a General or no character."""
+    tied = [m.id for m in general_candidates(nation, stack)]
+    return chosen if chosen in tied else (tied[0] if tied else "")
 
 
 def minimum(nation: Nation, type_: str, general_counts: bool) -> int:

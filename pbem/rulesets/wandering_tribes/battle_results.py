@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from pbem.kit.dice import Dice
 from pbem.rulesets.wandering_tribes import combine, destroy, recruit
+from pbem.rulesets.wandering_tribes.armylist import acting_general
 from pbem.rulesets.wandering_tribes.battle_setup import AMBUSH, Battle, pick_one
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.plan import Pick
@@ -25,6 +26,7 @@ class Report:
     lost: dict[str, list[str]] = field(default_factory=dict)  # player -> marker ids destroyed
     ifwin: dict[str, list[Pick]] = field(default_factory=dict)
     iflose: dict[str, list[str]] = field(default_factory=dict)
+    general: dict[str, str] = field(default_factory=dict)     # player -> his acting General (WT-BAT-17)
 
 
 def sides(state: State, battle: Battle) -> list[str]:
@@ -49,6 +51,42 @@ def problems(state: State, battle: Battle, report: Report) -> list[str]:
     return out
 
 
+def own_stack(state: State, battle: Battle, player: str) -> str:
+    """The player's stack in the battle ("" for an ambusher, whose army is not on the map)."""
+    return next((s for s in battle.stacks() if s in state.stacks and state.stacks[s].owner == player), "")
+
+
+def acting(state: State, rules: Rules, battle: Battle, report: Report, player: str) -> str:
+    """WT-BAT-17: the player's acting General in this battle ("" when his stack has a General)."""
+    stack_id = own_stack(state, battle, player)
+    if not stack_id:
+        return ""
+    stack = state.stacks[stack_id]
+    return acting_general(rules.nations[state.players[player].nation], stack, report.general.get(player, ""))
+
+
+def generals_lost(state: State, rules: Rules, battle: Battle, report: Report) -> str:
+    """WT-BAT-17: a reported winner whose acting General was lost withdrew and cannot win; why, or ""."""
+    winner = outcome(report)
+    general = acting(state, rules, battle, report, winner) if winner else ""
+    if general and general in report.lost.get(winner, []) and winner not in report.withdrawn:
+        return (f"{winner} is reported the winner, but his acting General {general} was lost, and an army whose "
+                "acting General is lost withdraws (WT-BAT-17): GM, set the result")
+    return ""
+
+
+def general_lines(state: State, rules: Rules, battle: Battle, report: Report) -> list[str]:
+    """Who acted as General of each General-less stack, and whether the owner chose him."""
+    out = []
+    for player in sides(state, battle):
+        general = acting(state, rules, battle, report, player)
+        if general:
+            how = "his choice" if report.general.get(player) == general else "the lowest marker id"
+            out.append(f"{own_stack(state, battle, player)} of {player} fought under {general} as acting General "
+                       f"({how}, WT-BAT-17)")
+    return out
+
+
 def outcome(report: Report) -> str:
     """The winner, or "" for a draw (both armies withdrew: a draw, WT-RES-3)."""
     return "" if len(report.withdrawn) >= 2 else report.winner
@@ -58,7 +96,7 @@ def resolve(state: State, rules: Rules, gmap: SquareMap, battle: Battle, report:
             dice: Dice) -> tuple[State, list[str]]:
     """WT-RES-14, on a copy: losses, the winner's recruiting, destruction, roll-off, retreats."""
     state = state.copy()
-    log = [f"Battle {battle.id} in {battle.tile}:"]
+    log = [f"Battle {battle.id} in {battle.tile}:", *general_lines(state, rules, battle, report)]
     winner = outcome(report)
     _losses(state, rules, battle, report, log)
     ours = [s for s in battle.stacks() if s in state.stacks]
@@ -67,8 +105,7 @@ def resolve(state: State, rules: Rules, gmap: SquareMap, battle: Battle, report:
         if stack.owner == winner:
             terrain = gmap.terrain(stack.tile)
             log += recruit.recruit(state, rules, stack, terrain, report.ifwin.get(winner, []))  # WT-REC-14
-    for stack_id in ours:
-        log += destroy.check(state, rules, stack_id, after_battle=True)
+    log += destroy.sweep(state, rules, ours, after_battle=True)
     state.locks = [lock for lock in state.locks if not any(lock.has(s) for s in battle.stacks())]
     losers = [s for s in ours if s in state.stacks and state.stacks[s].owner != winner]
     if len(losers) == 2:
@@ -121,8 +158,9 @@ def retreat(state: State, rules: Rules, gmap: SquareMap, stack_id: str, ranked: 
     origin, stack.tile = stack.tile, open_[side]
     log.append(f"{stack_id} retreats {side} from {origin} to {stack.tile}")
     mine = [s for s in state.stacks_in(stack.tile) if s.owner == stack.owner]
-    if len(mine) > 1:
+    if len(mine) > 1:                    # retreat.free_tile = "no_enemy": into his own stack's tile
         combine.combine_tile(state, rules, mine, [], log)
+        log += destroy.sweep(state, rules, [s.id for s in mine])      # WT-DES after the combining (A17)
     return log
 
 

@@ -4,7 +4,7 @@ acting General, victory, an ambush's points cap, and the report deadline and for
 
 from __future__ import annotations
 
-from pbem.rulesets.wandering_tribes.armylist import acting_general
+from pbem.rulesets.wandering_tribes.armylist import acting_general, general_candidates
 from pbem.rulesets.wandering_tribes.battle_setup import AMBUSH, Battle
 from pbem.rulesets.wandering_tribes.model import Stack, State
 from pbem.rulesets.wandering_tribes.rules import Rules
@@ -16,11 +16,28 @@ def stack_lines(state: State, rules: Rules, stack: Stack) -> list[str]:
     lines = [f"{stack.id} ({stack.owner}, {nation.name}), {stack.points} pts:"]
     lines += [f"  {m.id} {m.type} ({m.points} pts)" for m in stack.markers]
     acting = acting_general(nation, stack)
+    tied = [m.id for m in general_candidates(nation, stack)]
     if acting:
         lines.append(f"  No General marker: {acting} acts as General (unlimited command range; a failed order "
                      "from him ends all ordering that turn; if he is lost the army withdraws; he keeps his own "
                      "profile and special rules)")
+    if len(tied) > 1:
+        lines.append(f"  {' and '.join(tied)} tie for the highest command value: {stack.owner} names the acting "
+                     f"General among them in his report (the GENERAL line below); without it {acting}, the lowest "
+                     "marker id, acts")
     return lines
+
+
+def general_choice(state: State, rules: Rules, battle: Battle, player: str) -> list[str]:
+    """WT-BAT-17: the line a player writes to name his acting General when characters tie, with
+    who acts without it; [] when there is nothing to choose."""
+    stack = next((state.stacks[s] for s in battle.stacks() if s in state.stacks and state.stacks[s].owner == player),
+                 None)
+    tied = [m.id for m in general_candidates(rules.nations[state.players[player].nation], stack)] if stack else []
+    if len(tied) < 2:
+        return []
+    return [f"GENERAL {battle.id} <{' or '.join(tied)}>   ({stack.id if stack else ''}: who acts as General; "
+            f"without this line {tied[0]}, the lowest marker id)"]
 
 
 def briefing(state: State, rules: Rules, gmap: SquareMap, battle: Battle, deadline: str) -> list[str]:
@@ -43,6 +60,7 @@ def briefing(state: State, rules: Rules, gmap: SquareMap, battle: Battle, deadli
               "  WITHDRAWN <player>                 (an army that withdrew)",
               "  LOST <player> <marker ids>         (units destroyed completely, characters killed)",
               f"  IFWIN {battle.id} RECRUIT <n> <type>   IFLOSE {battle.id} RETREAT <N,E,S,W ranked>"]
+    lines += ["  " + line for player in players for line in general_choice(state, rules, battle, player)]
     if battle.kind == AMBUSH:
         lines.append("Only the ambushed stack recruits or retreats after an ambush.")
     return lines

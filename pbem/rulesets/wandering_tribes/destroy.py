@@ -1,7 +1,16 @@
 """Destruction (WT-DES): stacks without a character, Bretonnian stacks without Knights, and after
-a battle stacks of characters only, are removed; a player left with no stack drops out."""
+a battle stacks of characters only, are removed; a player left with no stack drops out.
+
+Catalog A17: the no-character and Bretonnian checks run at every change of a stack's markers
+(after a battle only once the winner has recruited); the character-only check runs after battles
+(`destruction.character_only_after_battle`) and, with `destruction.character_only_anytime = true`
+(A8/A17), at every one of those changes too: after a division, after recruiting, after combining
+(its removals), after a battle and after a retreat that combined stacks. Each of those steps ends
+with `sweep` over the stacks it may have changed."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from pbem.rulesets.wandering_tribes.armylist import characters, has_units
 from pbem.rulesets.wandering_tribes.model import State
@@ -33,3 +42,8 @@ def check(state: State, rules: Rules, stack_id: str, after_battle: bool = False)
     if not why:
         return []
     return [f"{stack_id} is destroyed: {why}", *state.remove_stack(stack_id)]
+
+
+def sweep(state: State, rules: Rules, stack_ids: Iterable[str], after_battle: bool = False) -> list[str]:
+    """`check` on each of the stacks (those already gone are skipped), in the order given."""
+    return [line for stack_id in list(stack_ids) for line in check(state, rules, stack_id, after_battle)]

@@ -72,8 +72,7 @@ def _divide(turn: Turn, orders: RoundOrders) -> None:
             continue
         parts = divide.divide(turn.state, division)
         turn.log.append(f"  {division.stack} divides into " + ", ".join(f"{p.id} ({p.points} pts)" for p in parts))
-        for part in parts:                   # WT-DIV-12 with allow_self_destroying: WT-DES-4 at once
-            turn.log += ["  " + line for line in destroy.check(turn.state, turn.rules, part.id)]
+        _sweep(turn, [p.id for p in parts])  # WT-DIV-12 with allow_self_destroying, A8: WT-DES at once
 
 
 def _attempts(turn: Turn, orders: RoundOrders) -> list[Outcome]:
@@ -134,7 +133,7 @@ def _recruit(turn: Turn, orders: RoundOrders, outcomes: list[Outcome]) -> None:
         terrain = turn.gmap.terrain(stack.tile)
         turn.log += ["  " + line for line in recruit.recruit(state, turn.rules, stack, terrain,
                                                              orders.picks(stack.id, terrain))]
-        turn.log += ["  " + line for line in destroy.check(state, turn.rules, stack.id)]
+        _sweep(turn, [stack.id])
 
 
 def _combine(turn: Turn, orders: RoundOrders) -> None:
@@ -148,4 +147,9 @@ def _combine(turn: Turn, orders: RoundOrders) -> None:
         lines: list[str] = []
         turn.alerts += combine.combine_tile(state, turn.rules, mine, orders.removals([s.id for s in mine]), lines)
         turn.log += ["  " + line for line in lines]
-        turn.log += ["  " + line for line in destroy.check(state, turn.rules, mine[0].id)]
+        _sweep(turn, [s.id for s in mine])  # the stack kept, whichever id it has (WT-CMB-1)
+
+
+def _sweep(turn: Turn, stack_ids: list[str]) -> None:
+    """The destruction checks after a change of these stacks' markers (WT-DES, A17)."""
+    turn.log += ["  " + line for line in destroy.sweep(turn.state, turn.rules, stack_ids)]

@@ -30,6 +30,7 @@ FIXED = {"setup.tie": "reroll_tied", "setup.missing_nation": "gm", "order_roll.t
          "battle.paired_defender": "host_tile_owner", "battle.ambush_defender": "ambushed",
          "battle.ambush_attacker": "volunteer_else_random", "retreat.draw_tie": "reroll",
          "retreat.default_choice": "random_free", "retreat.battle_order": "battle_id",
+         "battle.deadline_together": "session_end",
          "defaults.attempt_order": "stack_id", "defaults.recruit": "compulsory_only"}
 """Keys with one reading the processor plays (the catalog's default): another value is refused
 rather than silently ignored."""

@@ -122,8 +122,9 @@ class WanderingTribes(Ruleset[WTGame, SquareMap]):
         """WT-VIC-3..5: the ranking by marker points (before deployment nobody has a stack yet)."""
         state = self.load_state(ctx.game).state
         if not state.seats:
-            return [f"{p.id}: no stack yet (the campaign ended during setup)" for p in ctx.settings.players]
-        return [f"{place}. {pid}: {score} pts" for place, pid, score in ranking(state)]
+            return [f"{p.name or p.id}: no stack yet (the campaign ended during setup)" for p in ctx.settings.players]
+        names = {p.id: p.name or p.id for p in ctx.settings.players}
+        return [f"{place}. {names.get(pid, pid)}: {score} pts" for place, pid, score in ranking(state)]
 
 
 RULESET = WanderingTribes()

@@ -11,12 +11,13 @@ from pbem.kit.dice import Dice
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed, Player
 from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submissions, ask
-from pbem.rulesets.wandering_tribes import battle_orders
-from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, problems, sides
+from pbem.rulesets.wandering_tribes import battle_orders, briefing
+from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, generals_lost, problems, sides
 from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_battle
+from pbem.rulesets.wandering_tribes.deadlines import length
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
-from pbem.rulesets.wandering_tribes.texts import rules_of
+from pbem.rulesets.wandering_tribes.texts import named_problems, names_of, rules_of
 from pbem.rulesets.wandering_tribes.window_orders import finish, next_round
 
 
@@ -24,13 +25,13 @@ def parse(view: WTView, player: Player, lines: Lines) -> Parsed:
     game = view.state
     """Each battle's report is kept when the rules accept it; one they refuse (a withdrawn winner,
     a marker not in that side's stack) is not stored, and its lines are quoted with the reason."""
-    reading = battle_orders.read(game.state, rules_of(view), game.battles, player.id, lines)
+    reading = battle_orders.read(game.state, rules_of(view), game.battles, player.id, lines, names_of(view))
     refused = {b.id for b in game.battles if b.id in reading.reports
                and problems(game.state, b, reading.reports[b.id])}
     reports = {str(k): to_data(r) for k, r in reading.reports.items() if k not in refused}
     accepted = [(n, line) for n, line in lines if not any(p.line_no == n for p in reading.problems)]
     return Parsed(payload={"reports": reports} if reports else {}, accepted=accepted,
-                  problems=list(reading.problems))
+                  problems=named_problems(view, reading.problems))
 
 
 
@@ -43,6 +44,7 @@ def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:
         out += [f"LOST {p} {', '.join(m)}" for p, m in report.lost.items() if m]
         out += [f"IFWIN {key} RECRUIT {n} {t}" for picks in report.ifwin.values() for t, n in picks]
         out += [f"IFLOSE {key} RETREAT {', '.join(d)}" for d in report.iflose.values()]
+        out += [f"GENERAL {key} {m}" for m in report.general.values()]
     return out
 
 
@@ -52,7 +54,9 @@ def help_text(view: WTView, player: Player) -> str:
     if not mine:
         return "You fight no battle this phase; nothing to send."
     rows = [f"RESULT {b.id} WINNER <player>   (or RESULT {b.id} DRAW)\nWITHDRAWN <player>\nLOST <player> <marker ids>\n"
-            f"IFWIN {b.id} RECRUIT <n> <type>\nIFLOSE {b.id} RETREAT N, E, S, W   (ranked)" for b in mine]
+            f"IFWIN {b.id} RECRUIT <n> <type>\nIFLOSE {b.id} RETREAT N, E, S, W   (ranked)"
+            + "".join(f"\n{line}" for line in briefing.general_choice(game.state, rules_of(view), b, player.id))
+            for b in mine]
     return "Report each battle you fought:\n" + "\n\n".join(rows)
 
 
@@ -73,7 +77,7 @@ def resolve(view: WTView, submissions: Submissions, dice: Dice) -> Outcome[WTGam
         ruled = game.gm_results.get(str(battle.id))
         if ruled is not None:
             settled = _with_instructions(ruled, filed)
-        elif settled is None:
+        elif settled is None or (why := generals_lost(game.state, rules, battle, settled)):
             settled = _gm_result(view, battle.id, sides(game.state, battle), why)
         before = {s: game.state.stacks[s].tile for s in battle.stacks() if s in game.state.stacks}
         game.state, lines = resolve_battle(game.state, rules, view.map, battle, settled, dice)
@@ -101,6 +105,7 @@ def _with_instructions(ruled: Report, filed: dict[str, Report]) -> Report:
     for player, report in filed.items():
         out.ifwin.update({p: v for p, v in report.ifwin.items() if p == player})
         out.iflose.update({p: v for p, v in report.iflose.items() if p == player})
+        out.general.update({p: v for p, v in report.general.items() if p == player})
     return out
 
 
@@ -117,7 +122,8 @@ def gm_result(view: WTView, words: Sequence[str]) -> str:
         verb, who = rest.pop(0).upper(), rest.pop(0) if rest else ""
         markers = rest.pop(0) if verb == "LOST" and rest else ""
         lines.append((len(lines) + 1, f"{verb} {who} {markers}".strip()))
-    reading = battle_orders.read(game.state, rules_of(view), [battle], sides(game.state, battle)[0], lines)
+    reading = battle_orders.read(game.state, rules_of(view), [battle], sides(game.state, battle)[0], lines,
+                                 names_of(view))
     if reading.problems:
         raise ValueError(str(reading.problems[0]))
     report = reading.reports[battle.id]
@@ -130,7 +136,7 @@ def words(view: WTView) -> Any:
 
 
 PHASE = Phase[WTGame, SquareMap](title="battle reports", window=BATTLE, parse=parse, resolve=resolve,
-                                 owing=owing, canonical=canonical, help=help_text, words=words,
+                                 owing=owing, canonical=canonical, help=help_text, words=words, length=length,
                                  gm_verbs=(GMVerb("RESULT", "RESULT <battle> WINNER <player>|DRAW [LOST <player> "
                                                   "<m1,m2>] [WITHDRAWN <player>]",
                                                   "set a battle's result when the reports disagree or never came",

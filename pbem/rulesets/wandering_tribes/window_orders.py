@@ -11,11 +11,11 @@ from pbem.kit.dice import Dice
 from pbem.kit.orders import IllegalOrder
 from pbem.rulesets.base import Parsed, Player, Report
 from pbem.rulesets.phases import Lines, Outcome, Payload, Phase, Submissions
-from pbem.rulesets.wandering_tribes import battle_setup, briefing, cycle, orders, strategic, table
+from pbem.rulesets.wandering_tribes import battle_setup, briefing, cycle, deadlines, orders, strategic, table
 from pbem.rulesets.wandering_tribes.battle_results import ranking
 from pbem.rulesets.wandering_tribes.game import BATTLE, ORDERS, OVER, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
-from pbem.rulesets.wandering_tribes.texts import Section, briefing_report, report, rules_of
+from pbem.rulesets.wandering_tribes.texts import Section, briefing_report, named_problems, report, rules_of
 
 
 def context(view: WTView, player: str) -> orders.Context:
@@ -39,7 +39,7 @@ def _read(view: WTView, player: Player, lines: Lines) -> Parsed:
         return Parsed(payload={})
     reading = orders.read(context(view, player.id), lines)
     payload = {"lines": orders.canonical_lines(reading.orders)}
-    return Parsed(payload=payload, accepted=list(reading.accepted), problems=list(reading.problems))
+    return Parsed(payload=payload, accepted=list(reading.accepted), problems=named_problems(view, reading.problems))
 
 
 def canonical(view: WTView, player: Player, payload: Payload) -> list[str]:
@@ -121,9 +121,10 @@ def open_battles(view: WTView, sections: Sequence[Section], alerts: list[str], d
     game.phase, game.final, game.sequence = BATTLE, final, []
     sections = [*sections, ("Battle phase", [*log, *(f"Battle {b.id}: {b.kind} in {b.tile}, {b.defender} defends"
                                                      for b in game.battles)])]
-    deadline = view.deadline.isoformat() if view.deadline else "the report deadline"
-    briefs = [briefing_report(f"Battle {b.id} briefing", briefing.briefing(game.state, rules, view.map, b, deadline),
-                              _sides(game, b), f"briefing-{b.id}") for b in game.battles]
+    deadline = deadlines.promise(view)
+    briefs = [briefing_report(view, f"Battle {b.id} briefing",
+                              briefing.briefing(game.state, rules, view.map, b, deadline), _sides(game, b),
+                              f"briefing-{b.id}") for b in game.battles]
     return _outcome(view, title, sections, alerts, dice, briefs)
 
 
