@@ -12,7 +12,8 @@ first orders. Wandering Tribes (mode one_on_one): three tribes set up, three str
 divisions, locks and rests, and a battle phase with two locked battles and an ambush, up to round
 4's orders. Star Wars Miniatures: three factions on the Ten Factions map; setup, then two
 full turns with the Rebel-Mandalorian alliance, a battle at the Imperial capital (fortified)
-reported by both sides, and an upgrade bought with the XP it earned. The demo feeds each folder of
+reported by both sides, and an upgrade bought with the XP it earned (victory by capitals
+needs all three in play: `victory.capitals_needed = 3`). The demo feeds each folder of
 `inbox_samples/<ruleset>/` into the campaign's inbox in turn and ticks the clock forward,
 and leaves every ack and report in `DIR/outbox` (a Maildir) and in the campaign's `history/`.
 
@@ -114,7 +115,8 @@ DEMOS = {
         {"anna": "ANNA-DEMO-0000-0000-0001", "ben": "BENN-DEMO-0000-0000-0002", "cara": "CARA-DEMO-0000-0000-0003",
          "gm": "GMGM-DEMO-0000-0000-0000"},
         {"timezone": "Europe/London", "factions": "4d", "squads": "5d", "initiative": "3d", "economics": "3d",
-         "action": "4d", "battle": "7d", "at": "20:00", "reminder": "24h"}, dice_turns=4),
+         "action": "4d", "battle": "7d", "at": "20:00", "reminder": "24h"},
+        {"victory": {"capitals_needed": 3}}, dice_turns=4),      # three capitals in play: all three win
 }
 
 

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from pbem.errors import UserError
     from pbem.gm.creation import CreationError, argument_problems, choose_map, create, read_players, warnings
     from pbem.gm.positions import read_position
+    from pbem.rulesets import registry
 
     now = moment(args.now, "--now") if args.now else datetime.now(UTC)
 
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(f"pbem new: {problem}", file=sys.stderr)
         return 2
-    for warning in warnings(args.ruleset, map_name, players):
+    told = registry.get(camp.settings.ruleset).creation_warnings(camp.settings)    # e.g. a rule too big for so few
+    for warning in [*warnings(args.ruleset, map_name, players), *told]:
         print(f"pbem new: warning: {warning}", file=sys.stderr)
     print(f"created {camp.folder} on the map {camp.settings.map}; the welcome mails, one with each secret, go out "
           f"at the next `pbem tick --root {args.root}` (fix the address in campaign.toml first if it is not right)")

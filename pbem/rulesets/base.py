@@ -179,6 +179,12 @@ class Ruleset(Generic[S, M]):
             return [text if _KEYED.match(text) else refused]
         return []
 
+    def creation_warnings(self, settings: Settings) -> list[str]:
+        """What `pbem new` tells the GM of the campaign it wrote, one line each, without refusing it:
+        a rule the rule book's default makes unplayable for so few players, with the key to change
+        in campaign.toml before the first tick (e.g. Star Wars Miniatures' capitals to win)."""
+        return []
+
     def ready_maps(self) -> list[str]:
         """The ready-made maps `--map` names (a path to a .toml map file is accepted as well);
         by default every map in rules/maps/, which the rule system's own loader then checks."""

@@ -161,3 +161,23 @@ def test_under_a_shared_mailbox_the_campaign_and_its_welcome_use_its_address(tmp
     assert all("orders@club.example" in t and "rift@pbem.localhost" not in t for t in texts)
     assert all(str(m["From"]).endswith("orders@club.example>") or "orders@club.example" in str(m["From"])
                for m in mails)
+
+
+def test_a_small_star_wars_miniatures_campaign_is_told_at_creation_the_capitals_to_win_it_cannot_hold(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SWM-WIN-6: three players can hold three capitals and the rule book needs six. `pbem new` keeps
+    the source's rule and says in one line what to change, before anyone plays; six players get no
+    such line."""
+    three = [f"--player={p},{p.title()},{p}@test.localhost" for p in ("anna", "ben", "cara")]
+    assert new(tmp_path, "--ruleset", "star_wars_miniatures", players=three) == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if "capitals" in line]
+    assert told == ["pbem new: warning: victory: 3 players can hold at most 3 active capitals and victory needs 6 "
+                    "(SWM-WIN-6): add `[rules.victory] capitals_needed = 3` to campaign.toml before the first tick, "
+                    "or only being the last side with an active squad wins"]
+    toml = tmp_path / "rift" / "campaign.toml"
+    toml.write_text(toml.read_text() + "\n[rules.victory]\ncapitals_needed = 3\n")
+    assert Campaign(tmp_path / "rift").settings.rules == {"victory": {"capitals_needed": 3}}
+    six = [f"--player=p{n},P{n},p{n}@test.localhost,F{n},{'ABCDEF'[n]}" for n in range(6)]
+    assert main(["new", "six", "--root", str(tmp_path), "--ruleset", "star_wars_miniatures",
+                 "--gm-email", "gm@test.localhost", *six]) == 0
+    assert "capitals" not in capsys.readouterr().err

@@ -40,7 +40,7 @@ def test_swm_pbm_12_a_player_silent_in_s2_gets_his_own_deadline_kept_by_the_tick
     assert show(demo.deadline) == OWN_DEADLINE                  # the engine's deadline is cara's own
     for who in ("anna", "ben", "cara"):
         report = text(next(m for m in demo.sent(who) if m["Subject"] == "[swm-demo] Setup: starting squads"))
-        assert f"cara has sent no legal starting squad: his own deadline is {OWN_DEADLINE}" in report
+        assert f"Cara has sent no legal starting squad: his own deadline is {OWN_DEADLINE}" in report
         assert f"Next: **Setup: starting squads**, due {OWN_DEADLINE}." in report
     alert = text(demo.sent("gm")[-1])
     assert f"cara has sent no legal starting squad by the S2 deadline. His own deadline is now {OWN_DEADLINE}" in alert

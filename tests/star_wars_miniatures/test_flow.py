@@ -103,7 +103,7 @@ def test_swm_set_starting_squads_with_xp_and_upgrades_then_turn_1_initiative() -
     assert st.alliances == [["bob", "cara"]] and st.sides == [["alice"], ["bob", "cara"]]
     assert all(p.treasury == 0 for p in st.players.values())
     lines = res.reports[0].context["swm"]["lines"]
-    assert "Initiative bob: d20 19 = 19" in lines and "Turn order: 1. alice, 2. bob + cara." in lines
+    assert "Initiative Bob: d20 19 = 19" in lines and "Turn order: 1. Alice, 2. Bob + Cara." in lines
 
 
 def test_swm_pbm_12_a_missing_starting_roster_alerts_the_gm_and_turn_1_waits() -> None:
@@ -240,5 +240,5 @@ def test_swm_pbm_11_a_later_side_revises_its_action_orders_in_the_battle_window(
     game.send("cara", "WINNER B1-1-1 defender\nMOVE C3 T22")
     res = game.resolve(ScriptedDice([]))
     lines = res.reports[0].context["swm"]["lines"]
-    assert "A1 retreats from T21 to T03." in lines and "cara: C3 moves to T22." in lines
+    assert "A1 retreats from T21 to T03." in lines and "Cara: C3 moves to T22." in lines
     assert game.state.window == "initiative" and game.state.squads["C3"].place == "T22"

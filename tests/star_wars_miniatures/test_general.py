@@ -171,7 +171,7 @@ def test_swm_gen_9_the_public_report_shows_every_roster_xp_and_upgrade_and_the_p
     assert "- t1 Darth Vader, Sith Lord (Imperial) 60 pts; unique, Force 4; XP 10 banked, 14 pending; " \
            "upgrades: Attack" in text
     assert "Post-battle chart t31 Mandalorian Soldier: d20 9 +3 (fled) = 12, survives." in text
-    assert "| T03 Coruscant | alice | 60 | 2 | capital, fortified | A1 |" in text
+    assert "| T03 Coruscant | Alice | 60 | 2 | capital, fortified | A1 |" in text
     scene = RULESET.scene(RULESET.view(game.ctx()))
     assert scene is not None
     assert {p.id for p in scene.pieces} == set(game.state.squads)

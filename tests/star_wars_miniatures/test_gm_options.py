@@ -80,7 +80,7 @@ def test_swm_pbc_14_a11_the_battle_window_waits_for_the_gms_answer_then_both_sid
     assert game.state.window == "battle" and game.state.owner("T03") == "alice"     # nothing stored yet
     game.resolve(ScriptedDice([]), {"control_B1-2-1": "cara"})
     assert lines(game)[:3] == ["Battle B1-2-1: both sides were wiped out together; nobody wins, and the GM gives "
-                               "T03 to cara (A11).", "A1 retreats from T03 to T01.", "C3 retreats from T03 to T21."]
+                               "T03 to Cara (A11).", "A1 retreats from T03 to T01.", "C3 retreats from T03 to T21."]
     assert game.state.owner("T03") == "cara" and game.state.window == "initiative"
 
 
@@ -141,7 +141,7 @@ def test_swm_pbm_11_the_acting_side_replaces_its_strategic_order_with_its_report
     game.send("cara", "WINNER B1-1-1 defender\nMOVE C3 T22")
     game.resolve(ScriptedDice([]))
     assert lines(game) == ["Battle B1-1-1: the defender wins.", "A1 retreats from T21 to T03.",
-                           "Strategic move: A1 from T03 to T02.", "cara: C3 moves to T22."]
+                           "Strategic move: A1 from T03 to T02.", "Cara: C3 moves to T22."]
 
 
 def test_swm_pbm_11_revise_until_slot_false_keeps_the_orders_of_window_a() -> None:
@@ -152,8 +152,8 @@ def test_swm_pbm_11_revise_until_slot_false_keeps_the_orders_of_window_a() -> No
         "line 2: action orders are fixed when the action window closes in this campaign "
         "(action.revise_until_slot = false); yours stand as sent"]
     game.resolve(ScriptedDice([]))
-    assert lines(game)[-2:] == ["cara: C3 moves to T03.",
-                                "T03 passes to cara: uncontested capture (no battle, no dice)."]
+    assert lines(game)[-2:] == ["Cara: C3 moves to T03.",
+                                "T03 passes to Cara: uncontested capture (no battle, no dice)."]
     assert game.state.squads["C3"].place == "T03"
 
 
@@ -185,7 +185,7 @@ def test_swm_win_4_a29_capitals_check_immediate_wins_the_moment_they_are_held(ca
     assert st.winners == ["bob"] and st.window == "over" and st.owner("A1") == "bob"
     assert st.squads["R1"].place == "A1" and st.squads["S1"].place == "A2"     # nothing more is played
     assert st.log[-2:] == ["A1 passes to bob: uncontested capture (no battle, no dice).",
-                           "Victory: bob win(s) the campaign by holding 2 capitals."]
+                           "Victory: bob wins the campaign by holding 2 capitals."]
 
 
 def test_swm_win_4_a29_immediate_counts_after_each_battle_result() -> None:
@@ -195,5 +195,5 @@ def test_swm_win_4_a29_immediate_counts_after_each_battle_result() -> None:
     game.resolve(ScriptedDice([]))
     assert game.state.winners == ["bob", "cara"] and game.state.window == "over"
     assert lines(game)[-2:] == ["Battle B1-2-1: the attacker wins.",
-                                "Victory: bob and cara win(s) the campaign by holding 3 capitals."]
+                                "Victory: Bob and Cara win the campaign by holding 3 capitals."]
     assert game.state.squads["A1"].place == "T03"           # the slot's retreats are never played

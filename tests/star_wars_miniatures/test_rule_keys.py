@@ -204,7 +204,7 @@ def test_swm_adv_17_a_granted_officer_blocks_buying_ones_own_only_while_it_count
 def _briefing(cat: Catalog, book: RuleBook, fortified: bool) -> str:
     world = _sc10(cat, book)
     battle = Battle("B10-1", "B2", ["alice"], ["S1"], ["R1"], fortified=fortified, mined=True)
-    context: dict[str, Any] = {"campaign": {"title": "Test"}, **report.briefing(world, battle).context}
+    context: dict[str, Any] = {"campaign": {"title": "Test"}, **report.briefing(world, battle, {}).context}
     return render("star_wars_miniatures", "briefing", context)
 
 

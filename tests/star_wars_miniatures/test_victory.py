@@ -31,7 +31,7 @@ def _sc15(cat: Catalog, book: RuleBook, alice_active: bool = False) -> World:
 def test_swm_win_sc15a_the_only_side_with_an_active_squad_wins(cat: Catalog, book: RuleBook) -> None:
     world = _sc15(cat, book)
     assert vic.check_last_active(world) == ["bob"]
-    assert world.state.log[-1] == "Victory: bob win(s) the campaign by being the only side left with an active squad."
+    assert world.state.log[-1] == "Victory: bob wins the campaign by being the only side left with an active squad."
 
 
 @pytest.mark.clause("SWM-WIN-3")
@@ -41,6 +41,8 @@ def test_swm_win_sc15b_an_alliance_wins_as_a_whole(cat: Catalog, book: RuleBook)
     world.state.alliances = [["bob", "cara"]]
     helpers.squad(world.state, cat, "M1", "cara", "C1", ["Mandalorian Soldier x7"])
     assert vic.check_last_active(world) == ["bob", "cara"]
+    assert world.state.log[-1] == "Victory: bob and cara win the campaign by being the only side left with an " \
+                                  "active squad."
 
 
 @pytest.mark.clause("SWM-WIN-5")

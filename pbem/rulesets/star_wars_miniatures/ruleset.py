@@ -17,7 +17,7 @@ from pbem.kit.scene import Scene
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Context, Player, Ruleset, Settings
 from pbem.rulesets.phases import Phase
-from pbem.rulesets.star_wars_miniatures import gm, late, picture
+from pbem.rulesets.star_wars_miniatures import gm, late, picture, report, victory
 from pbem.rulesets.star_wars_miniatures import position as positionmod
 from pbem.rulesets.star_wars_miniatures import rules as rulesmod
 from pbem.rulesets.star_wars_miniatures import windows as windowsmod
@@ -62,6 +62,11 @@ class StarWarsMiniatures(Ruleset[SWMState, RegionMap]):
         state = SWMState(window=PICK, players={p.id: Side(p.id) for p in settings.players},
                          lands={t: Land() for t in places.places()})
         return self.dump_state(state)
+
+    def creation_warnings(self, settings: Settings) -> list[str]:
+        """SWM-WIN-6 at `pbem new`: capitals to win that so few players can never hold."""
+        warning = victory.creation_warning(self.load_map(settings), self.load_rules(settings), len(settings.players))
+        return [warning] if warning else []
 
     def position(self, settings: Settings, data: Mapping[str, Any], source: str) -> dict[str, Any]:
         """A hand-run campaign moved in: docs/positions/star_wars_miniatures.md."""
@@ -114,10 +119,12 @@ class StarWarsMiniatures(Ruleset[SWMState, RegionMap]):
         return picture.scene(view)
 
     def standings(self, ctx: Context) -> list[str]:
-        state = self.load_state(ctx.game)
+        """The victors, or each player's squads and treasury, players by name."""
+        state, names = self.load_state(ctx.game), report.names_of(ctx.settings)
         if state.winners:
-            return [f"Victors: {', '.join(state.winners)}"]
-        return [f"{p}: {len(state.squads_of(p))} squads, treasury {me.treasury}" for p, me in state.players.items()]
+            return [f"Victors: {', '.join(names.get(p, p) for p in state.winners)}"]
+        return [f"{names.get(p, p)}: {len(state.squads_of(p))} squads, treasury {me.treasury}"
+                for p, me in state.players.items()]
 
 
 RULESET = StarWarsMiniatures()

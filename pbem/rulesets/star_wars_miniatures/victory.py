@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from pbem.kit.rulebook import RuleBook
 from pbem.rulesets.phases import ask
+from pbem.rulesets.star_wars_miniatures.regions import RegionMap
 from pbem.rulesets.star_wars_miniatures.world import World, active_squads
 
 
@@ -44,8 +46,28 @@ def _decide(world: World, winners: list[list[str]], how: str, decisions: Mapping
     if not winners:
         return []
     world.state.winners = list(winners[0])
-    world.say(f"Victory: {' and '.join(winners[0])} win(s) the campaign by {how}.")
+    verb = "win" if len(winners[0]) > 1 else "wins"           # an alliance wins as a whole (SWM-WIN-3)
+    world.say(f"Victory: {' and '.join(winners[0])} {verb} the campaign by {how}.")
     return world.state.winners
+
+
+def most_capitals(places: RegionMap, players: int) -> int:
+    """The most capitals `players` start regions can hold: only a region a player starts in stays
+    active (SWM-SET-7), so no more capitals than those of the regions richest in them can count."""
+    per_region = sorted((sum(places.territories[t].capital for t in r.territories) for r in places.regions.values()),
+                        reverse=True)
+    return sum(per_region[:players])
+
+
+def creation_warning(places: RegionMap, book: RuleBook, players: int) -> str:
+    """SWM-WIN-6 told at `pbem new`, when the GM can still change the rule before anyone plays:
+    with fewer players than the source's ten, the capital condition may never be met."""
+    most, needed = most_capitals(places, players), int(book["victory.capitals_needed"])
+    if most >= needed:
+        return ""
+    return (f"victory: {players} players can hold at most {most} active capitals and victory needs {needed} "
+            f"(SWM-WIN-6): add `[rules.victory] capitals_needed = {most}` to campaign.toml before the first tick, "
+            "or only being the last side with an active squad wins")
 
 
 def setup_warning(world: World) -> str:

@@ -104,9 +104,9 @@ def missing_squad(view: SWMView, player: Player, payload: Payload) -> list[str]:
 
 
 def outcome(view: SWMView, before: int, title: str, key: str) -> Outcome[SWMState]:
-    world = world_of(view)
-    reports = [report.public(world, title, key, {})]
-    reports += [report.briefing(world, b) for b in view.state.battles] if view.state.window == BATTLE else []
+    world, names = world_of(view), report.names_of(view.settings)
+    reports = [report.public(world, title, key, {}, names)]
+    reports += [report.briefing(world, b, names) for b in view.state.battles] if view.state.window == BATTLE else []
     view.state.log = []
     return Outcome(view.state, reports, turn_finished=view.state.turn != before)
 
@@ -164,8 +164,9 @@ def resolve_battle(view: SWMView, submissions: Submissions, dice: Dice) -> Outco
     alerts = late.hold_battles(view, orders)
     if alerts is not None:
         title = f"Turn {state.turn}: battle results awaited"
-        grace = Outcome(state, [report.public(world_of(view), title, f"battle-{state.turn}-{state.slot + 1}-grace",
-                                              {})], gm_alerts=alerts)
+        key = f"battle-{state.turn}-{state.slot + 1}-grace"
+        grace = Outcome(state, [report.public(world_of(view), title, key, {}, report.names_of(view.settings))],
+                        gm_alerts=alerts)
         state.log = []
         return grace
     state.battle_grace, state.battle_reports = "", {}
