@@ -7,12 +7,13 @@
 For each shipped map (with every place owned by one of eight sides and a piece in every
 fourth place) and for generated maps of 2,000 places (hexes; centre points, whose areas are
 Voronoi cells; and, with --schematic, no geometry at all, laid out from the borders) it prints
-the median time to draw the SVG, to rasterise it (resvg) and to reduce the PNG to an adaptive
-palette of at most 256 colours, and the sizes: SVG, resvg's PNG (RGBA, before) and the mailed
-indexed PNG (after). Each step is timed on its own, past the memo that `png` keeps. The picture
+the median time to draw the SVG, to rasterise it (resvg, raw pixels) and to reduce the pixels to an
+adaptive palette of at most 256 colours written as a PNG, and the sizes: SVG, resvg's raw RGBA
+pixels and the mailed indexed PNG. Each step is timed on its own, past the memo that `png` keeps. The picture
 path (rasterise + palette, what a resolved stage costs once: every mail, post, `pbem render` and
-the archive then share it) is printed as wall time and as this process's CPU time (steadier on a
-busy machine) with its goal beside it: under 60 ms for each shipped map.
+the archive then share it) is timed as one step and printed as wall time and as this process's
+CPU time (steadier on a busy machine) with its goal beside it: under 60 ms for each shipped map;
+the last line says whether the slowest shipped map meets it.
 """
 
 from __future__ import annotations
@@ -124,17 +125,26 @@ def main() -> None:
     draw(maps(False)[0], Scene("warm-up"))        # imports (scipy) once, outside the timings
     print(f"{'map':<24} {'places':>6} {'draw ms':>8} {'resvg ms':>8} {'palette ms':>10} {'path ms':>8} "
           f"{'path CPU ms':>11} {'goal':>7} {'SVG KB':>7} {'RGBA KB':>7} {'PNG KB':>7}")
+    shipped: list[tuple[float, float]] = []
     for number, places in enumerate(maps(args.schematic)[:SHIPPED] if args.shipped else maps(args.schematic)):
         scene = scene_for(places)
         draw_time, svg, _ = median(lambda p=places, s=scene: draw(p, s), args.runs)
-        raster_time, rgba, raster_cpu = median(lambda s=svg: rasterise(str(s)), args.runs)
-        palette_time, data, palette_cpu = median(lambda d=rgba: fewer_colours(bytes(d)), args.runs)  # type: ignore[arg-type]
-        path, path_cpu = (raster_time + palette_time) * 1000, (raster_cpu + palette_cpu) * 1000
+        raster_time, pixels, _ = median(lambda s=svg: rasterise(str(s)), args.runs)
+        palette_time, data, _ = median(lambda d=pixels: fewer_colours(d), args.runs)  # type: ignore[arg-type]
+        path_time, _, path_cpu_time = median(lambda s=svg: fewer_colours(rasterise(str(s))), args.runs)
+        path, path_cpu = path_time * 1000, path_cpu_time * 1000
         goal = f"<{GOAL_PATH_MS:.0f}" if number < SHIPPED else ""
+        if number < SHIPPED:
+            shipped.append((path, path_cpu))
         print(f"{places.name:<24} {len(places.places()):>6} {draw_time * 1000:>8.0f} {raster_time * 1000:>8.0f} "
               f"{palette_time * 1000:>10.0f} {path:>8.0f} {path_cpu:>11.0f} {goal:>7} "
-              f"{len(str(svg)) / 1024:>7.0f} {len(bytes(rgba)) / 1024:>7.0f} "  # type: ignore[arg-type]
+              f"{len(str(svg)) / 1024:>7.0f} {len(pixels.rgba) / 1024:>7.0f} "  # type: ignore[union-attr]
               f"{len(bytes(data)) / 1024:>7.0f}", flush=True)  # type: ignore[arg-type]
+    worst, worst_cpu = max(p for p, _ in shipped), max(c for _, c in shipped)
+    verdict = {True: "met", False: "NOT met"}
+    print(f"shipped maps, picture path (median of {args.runs}), the slowest: {worst:.0f} ms wall "
+          f"({verdict[worst < GOAL_PATH_MS]}), {worst_cpu:.0f} ms CPU ({verdict[worst_cpu < GOAL_PATH_MS]}); "
+          f"goal under {GOAL_PATH_MS:.0f} ms")
 
 
 if __name__ == "__main__":

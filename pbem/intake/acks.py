@@ -9,9 +9,10 @@ system's help and status, and one line on whether the stage may close early on t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from pbem.delivery.replies import Outcome, Reply
 from pbem.intake import between, press
@@ -51,6 +52,7 @@ class PlayerMail:
     env: Envelope
     player: Player
     others: between.Between | None = field(default=None, init=False)   # ABSENT, STANDING, MAIL, PRESS
+    _read: dict[str, tuple[Mapping[str, Any], list[str]]] = field(default_factory=dict, init=False)
 
     @property
     def now(self) -> datetime:
@@ -91,7 +93,7 @@ class PlayerMail:
         is still fixing his orders), and what the rule system reports missing from those on file."""
         entry = self.camp.state.get("submissions", {}).get(self.player.id)
         if entry is not None:
-            missing = len(self.ruleset.missing(self.ctx, self.player, entry["payload"]))
+            missing = len(self.missing(entry["payload"]))
             for key, count in (("rejected", rejected), ("missing", missing)):
                 if count:
                     entry[key] = count
@@ -119,10 +121,27 @@ class PlayerMail:
                          ("your earlier orders stay on file." if previous else "nothing is on file for you yet."))
             return parsed
         payload = self.ruleset.combine(self.ctx, previous, parsed.payload)
-        canon = self.ruleset.canonical(self.ctx, self.player, payload)
+        canon = self.canonical(payload)
         subs[self.player.id] = {"payload": payload, "receipt": receipt(self.camp.name, stage, self.player.id, canon),
                                 "received": iso(self.now)}
         return parsed
+
+    def canonical(self, payload: Mapping[str, Any]) -> list[str]:
+        return self._reading("canonical", payload)
+
+    def missing(self, payload: Mapping[str, Any]) -> list[str]:
+        return self._reading("missing", payload)
+
+    def _reading(self, hook: str, payload: Mapping[str, Any]) -> list[str]:
+        """The rule system's canonical lines or missing orders of a payload on file, read once
+        per mail: the receipt, the readiness mark and the ack all ask about the same payload,
+        and each asking loads the whole game state again. The game does not change after the
+        commands of the mail are done, which is before the first asking."""
+        kept = self._read.get(hook)
+        if kept is None or kept[0] is not payload:
+            read = self.ruleset.canonical if hook == "canonical" else self.ruleset.missing
+            kept = self._read[hook] = (payload, read(self.ctx, self.player, payload))
+        return kept[1]
 
     def command(self, command: str, no: int, problems: list[OrderProblem], stage: Stage) -> list[str]:
         word, _, arg = command.partition(" ")
@@ -180,8 +199,8 @@ class PlayerMail:
         context = {
             "player": player, "stage": stage, "deadline": None if stage.over else ctx.deadline,
             "accepted": parsed.accepted, "problems": sorted(problems + parsed.problems, key=lambda p: p.line_no),
-            "on_file": ruleset.canonical(ctx, player, payload) if payload else [],
-            "missing": ruleset.missing(ctx, player, payload) if player.id in stage.owing else [],
+            "on_file": self.canonical(payload) if payload else [],
+            "missing": self.missing(payload) if player.id in stage.owing else [],
             "receipt": on_file.get("receipt", ""), "notes": notes, "readiness": self.readiness_line(stage),
             "closes_early": self.closes_early(stage),
             "help": ruleset.help_text(ctx, player) if "HELP" in words else "",
