@@ -14,7 +14,7 @@ which keeps their `code spans` and escapes the rest; a line shown as code throug
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -46,13 +46,22 @@ _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)([^\n]*?[^`\n])\1(?!`)")
 
 
 def named(value: Any, names: Mapping[str, str]) -> str:
-    """`value` with each id of `names` (as a whole word) replaced by its name: a dice purpose
-    keeps the player's id, which the dice were derived from, while a report shows his name."""
-    text = str(value)
-    if not names:
-        return text
-    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True)) + r")\b")
-    return pattern.sub(lambda m: names[m.group(1)], text)
+    """`value` with each player id of `names` shown as his name (see `named_lines`)."""
+    return named_lines(names, [str(value)])[0]
+
+
+def named_lines(names: Mapping[str, str], lines: Sequence[str]) -> list[str]:
+    """The lines as players read them: each player id, standing as a word, shown as his name.
+
+    A rule system's log and its dice purposes speak of players by id; the purposes seed every
+    roll, so they never change, and the names are put in only where a report is written. An id
+    joined by a hyphen is part of another word, and a name quoted “so” (a squad's) is left as
+    its player wrote it."""
+    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
+    if not ids:
+        return [str(line) for line in lines]
+    word = re.compile(r"(“[^”]*”)|(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+    return [word.sub(lambda m: m.group(1) or names[m.group(2)], str(line)) for line in lines]
 
 
 def md_escape_prose(value: Any) -> str:

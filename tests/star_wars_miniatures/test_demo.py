@@ -74,7 +74,9 @@ def test_reports_and_briefings_show_players_by_name_while_the_dice_keep_the_ids(
     assert "### C3 Clan Ordo (Cara): 142 points" in briefing
     pick = texts["000/pick-pick.md"]
     assert "- Pick order: Anna, Cara, Ben." in pick
-    assert "- pick order: anna: D20 = 19" in pick          # the purpose the roll was drawn with, unchanged
+    assert "- pick order: Anna: D20 = 19" in pick          # the dice list reads by name too
+    log = (demo / "campaigns" / "swm-demo" / "history" / "000" / "dice.toml").read_text(encoding="utf-8")
+    assert 'purpose = "pick order: anna"' in log          # the purpose the roll was drawn with, unchanged
     for name, text in texts.items():
         assert not re.search(r"^\| (anna|ben|cara) \||\*\*(anna|ben|cara)\b|\((anna|ben|cara), ", text, re.M), name
 

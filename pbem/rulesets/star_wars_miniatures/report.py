@@ -8,10 +8,10 @@ are put in here, where a report is written, and only in what players read."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.kit.texts import named_lines as named
 from pbem.rulesets.base import Report, Settings
 from pbem.rulesets.star_wars_miniatures import movement as mv
 from pbem.rulesets.star_wars_miniatures import troops as tr
@@ -27,16 +27,6 @@ CALLS = {"factions": "window S1: rank factions and start regions", "squads": "wi
 def names_of(settings: Settings) -> dict[str, str]:
     """Player id -> the name the campaign shows him by (campaign.toml's `name`, else the id)."""
     return {p.id: p.name or p.id for p in settings.players}
-
-
-def named(names: Mapping[str, str], lines: Sequence[str]) -> list[str]:
-    """The lines as players read them: each player id standing as a word shown as his name. A
-    squad's own name, quoted “so”, is left as its player wrote it."""
-    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
-    if not ids:
-        return list(lines)
-    word = re.compile(r"(“[^”]*”)|(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
-    return [word.sub(lambda m: m.group(1) or names[m.group(2)], line) for line in lines]
 
 
 def side(names: Mapping[str, str], members: Sequence[str]) -> str:
@@ -97,7 +87,8 @@ def notes(world: World) -> dict[str, str]:
 
 def public(world: World, title: str, key: str, call: dict[str, Any], names: Mapping[str, str]) -> Report:
     context = {"swm": {"title": title, "lines": named(names, world.state.log), "window": world.state.window,
-                       "call_title": CALLS.get(world.state.window, ""), "call": call, **board(world, names)}}
+                       "call_title": CALLS.get(world.state.window, ""), "call": call, **board(world, names)},
+               "dice_names": names}   # the dice list by name; the purposes themselves keep the ids
     return Report("report", title, ("*",), context, public=True, key=key)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pbem.kit.dice import Dice, dice_spec
+from pbem.kit.texts import counted
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.plan import RoundOrders
 from pbem.rulesets.wandering_tribes.player_round import defaults, play
@@ -84,5 +85,6 @@ def counters(state: State, rules: Rules) -> str:
     """The battle-trigger counters for the report (WT-PBEM-12)."""
     awake = len(state.non_resting())
     since = f"first rest in round {state.first_rest}" if state.first_rest else "nobody has rested yet"
-    return (f"Battle trigger: {awake} player(s) not resting (battles at {rules['battle_trigger.max_non_resting']} "
-            f"or fewer); {since}; battles after {rules['battle_trigger.rounds_after_first_rest']} rounds from it")
+    return (f"Battle trigger: {counted(awake, 'player')} not resting; battles come when "
+            f"{rules['battle_trigger.max_non_resting']} or fewer are, or "
+            f"{counted(int(rules['battle_trigger.rounds_after_first_rest']), 'round')} after the first rest; {since}")

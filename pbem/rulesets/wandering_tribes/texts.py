@@ -3,11 +3,11 @@ player's own ids, and the calls that say what each window wants."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.kit.orders import OrderProblem
+from pbem.kit.texts import named_lines as named
 from pbem.rulesets.base import Report
 from pbem.rulesets.wandering_tribes.cycle import stack_lines
 from pbem.rulesets.wandering_tribes.game import WTView
@@ -26,19 +26,6 @@ def names_of(view: WTView) -> dict[str, str]:
     return {p.id: p.name or p.id for p in view.settings.players}
 
 
-def named(names: Mapping[str, str], lines: Sequence[str]) -> list[str]:
-    """The lines as players read them: each player id, standing as a word, shown as his name.
-
-    The rules' log speaks of players by id, which is also what the dice purposes hold; those
-    purposes must not change (they seed every roll of a campaign), so the names are put in here,
-    where a report is written, and only in what players read."""
-    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
-    if not ids:
-        return list(lines)
-    word = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
-    return [word.sub(lambda m: names[m.group(1)], line) for line in lines]
-
-
 def named_problems(view: WTView, problems: Sequence[OrderProblem]) -> list[OrderProblem]:
     """An ack's problems as the player reads them: players named by name in each reason (the quoted
     line stays as he wrote it)."""
@@ -55,7 +42,8 @@ def report(view: WTView, title: str, sections: Sequence[Section], key: str) -> R
     if game.phase == "orders":
         board.append(("Next strategic round", [*game.opening, "Sequence: " + ", ".join(game.sequence)]))
     body = [{"title": t, "lines": named(names, lines)} for t, lines in [*sections, *board] if lines]
-    return Report("report", title, ("*",), {"wt": {"title": title, "sections": body}}, public=True, key=key)
+    context = {"wt": {"title": title, "sections": body}, "dice_names": names}   # the dice list by name too
+    return Report("report", title, ("*",), context, public=True, key=key)
 
 
 def briefing_report(view: WTView, title: str, lines: Sequence[str], audience: Sequence[str], key: str) -> Report:
