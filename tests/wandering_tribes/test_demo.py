@@ -53,7 +53,7 @@ def test_the_demo_plays_setup_three_rounds_and_a_battle_phase_with_an_ambush(dem
     for heading in ("Setup and deployment", "Strategic round 1", "Strategic round 2", "Strategic round 3",
                     "Battle phase", "Battle results", "Strategic round 4"):
         assert heading in found
-    assert "Ben declares resting (2 stack(s) locked); the round ends" in found
+    assert "Ben declares resting (2 stacks locked); the round ends" in found
     assert "Battle 3: ambush in T9, C1 defends" in found
     assert "draw roll-off, battle 2: Anna 6, Ben 9" in found
     assert "the ambushing army of Anna is discarded (WT-BAT-9)" in found

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.kit.dice import Dice
+from pbem.kit.texts import counted
 from pbem.rulesets.wandering_tribes import combine, destroy, divide, recruit
 from pbem.rulesets.wandering_tribes.model import State
 from pbem.rulesets.wandering_tribes.movement import Outcome, Turn, attempt
@@ -57,9 +58,10 @@ def _may_rest(turn: Turn) -> bool:
     locked = turn.state.locked_count(turn.player)
     if locked >= least:
         turn.state.rest(turn.player)
-        turn.log.append(f"  {turn.player} declares resting ({locked} stack(s) locked); the round ends")
+        turn.log.append(f"  {turn.player} declares resting ({counted(locked, 'stack')} locked); the round ends")
         return True
-    turn.log.append(f"  REST IF-ALLOWED: not allowed ({locked} stack(s) locked, {least} needed); the round goes on")
+    turn.log.append(f"  REST IF-ALLOWED: not allowed ({counted(locked, 'stack')} locked, {least} needed); "
+                    "the round goes on")
     return False
 
 
