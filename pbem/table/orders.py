@@ -41,14 +41,14 @@ def take_orders(got: Loaded, player_id: str, console: Console) -> tuple[list[str
     while True:
         parsed = got.ruleset.parse(got.ctx, player, typed_lines(got, player, console))
         console.tell("\n".join(ack(got, player, parsed)))
-        answer = console.ask(f"Play {player_id}'s round with this order? [y]es / [n]o, type it again: ")
+        answer = console.ask(f"Play {player.name or player_id}'s round with this order? [y]es / [n]o, type it again: ")
         if answer.strip().lower() in ("", "y", "yes"):
             return wt.order_lines(parsed.payload), TYPED
 
 
 def use_mailed(got: Loaded, player: Player, mailed: dict[str, object], console: Console) -> bool:
     """Show the order he mailed (and the lines that no longer hold now) and ask the table."""
-    console.tell(f"{player.id} mailed an order for this round:")
+    console.tell(f"{player.name or player.id} mailed an order for this round:")
     console.tell("\n".join(f"  {line}" for line in wt.order_lines(mailed)))
     dropped = wt.dropped(got.view, player.id, mailed)
     if dropped:
@@ -64,11 +64,11 @@ def use_mailed(got: Loaded, player: Player, mailed: dict[str, object], console: 
 
 def typed_lines(got: Loaded, player: Player, console: Console) -> list[tuple[int, str]]:
     """Order lines up to an empty line, numbered as in a mail; HELP shows the syntax with his ids."""
-    console.tell(f"Type {player.id}'s order, one line each as in a mail; an empty line ends it "
+    console.tell(f"Type {player.name or player.id}'s order, one line each as in a mail; an empty line ends it "
                  "(HELP shows the syntax and the player's stacks):")
     text: list[str] = []
     while len(text) < MAX_ORDER_LINES:
-        line = console.ask(f"{player.id}> ")
+        line = console.ask(f"{player.name or player.id}> ")
         if not line.strip():
             break
         if line.strip().upper() == HELP:

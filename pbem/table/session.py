@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pbem.errors import UserError
 from pbem.kit.dice import Roll, TypedRoll, log_entry
+from pbem.kit.texts import named_lines
 from pbem.kit.typed_dice import PromptedDice, TypedDiceError
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset
@@ -47,11 +48,17 @@ class Sitting:
     typed_by: str = ""                      # dice typed by this person; "" rolls the turn's committed dice
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     generation: int = 0
+    names: dict[str, str] = field(default_factory=dict)   # player id -> the name the table shows
 
     def tell(self, text: str, board: bool = True) -> None:
+        """Say it on the screen (and the projector): players by name, as the reports name them."""
+        text = "\n".join(named_lines(self.names, text.split("\n")))
         self.console.tell(text)
         if board:
             self.board.show(lines=text.splitlines())
+
+    def status(self, player: str, what: str) -> None:
+        self.board.show(status=f"{self.names.get(player, player)}'s {what}")
 
     def load(self) -> Loaded:
         """Read the campaign (under the lock) and refuse what the table cannot play."""
@@ -82,6 +89,7 @@ class Sitting:
         with campaign_lock(self.folder):
             got = self.load()
             self.generation = turns.stage_generation(got.camp)
+            self.names = {p.id: p.name or p.id for p in got.camp.settings.players}
             record = TableRecord.read(got.camp.state)
             if not record.begun:
                 turns.turn_secret(got.camp, got.stage.turn)        # drawn now if the turn has none yet
@@ -100,7 +108,7 @@ class Sitting:
             got = self.load()
         record = TableRecord.read(got.camp.state)
         self.tell(f"\n== {player}'s round ({place} of {count}) ==")
-        self.board.show(status=f"{player}'s round")
+        self.status(player, "round")
         if record.pending.player == player:
             lines, source = record.pending.lines, record.pending.source
             self.tell(f"{player}'s order was confirmed before the table stopped ({source}); the round is played "
@@ -117,8 +125,9 @@ class Sitting:
         try:
             return take_orders(got, player, self.console)
         except (EOFError, KeyboardInterrupt):
-            raise Interrupted(f"the table stopped while {player}'s order was typed; nothing of that round is kept: "
-                              f"`pbem table {got.camp.name}` goes on with {player}'s round") from None
+            who = self.names.get(player, player)
+            raise Interrupted(f"the table stopped while {who}'s order was typed; nothing of that round is kept: "
+                              f"`pbem table {got.camp.name}` goes on with {who}'s round") from None
 
     def keep_pending(self, player: str, lines: list[str], source: str, rolls: list[Roll] | None = None) -> None:
         """Store his confirmed order (and the dice typed for it) before his round is rolled."""
@@ -153,7 +162,8 @@ class Sitting:
         try:
             done = wt.play_player(got.view, player, {"lines": lines}, dice)
         except (TypedDiceError, EOFError, KeyboardInterrupt):
-            raise Interrupted(f"the table stopped during {player}'s round; the order and the dice typed so far are "
+            raise Interrupted(f"the table stopped during {self.names.get(player, player)}'s round; the order and the "
+                              "dice typed so far are "
                               f"kept: `pbem table {got.camp.name}` plays that round with them") from None
         self.tell("\n".join(done.log))
         self.store(player, got, dice, Played(lines, source), place)
@@ -175,7 +185,8 @@ class Sitting:
             turns.log_dice(got.camp, got.stage.turn, got.stage.kind, dice)
             got = self.load()
         svg = draw(got, f"{got.stage.kind}-{place}-{player}")
-        self.board.show(svg=svg, status=f"{player}'s round is played")
+        self.board.show(svg=svg)
+        self.status(player, "round is played")
         self.tell(f"{player}'s round is stored" + (f"; the map: {picture_path(got, place, player)}.svg" if svg else ""))
 
     def finish(self) -> str:

@@ -43,7 +43,7 @@ def test_the_served_page_shows_the_map_change_after_a_move(tmp_path: Path) -> No
     url = found[1]
     term.wait_for("[u]se the mailed order, or [t]ype one at the table? ")
     before = board(url)
-    assert 'data-id="A1" data-place="T8"' in before["svg"] and "Sequence: anna, ben, cara" in before["log"]
+    assert 'data-id="A1" data-place="T8"' in before["svg"] and "Sequence: Anna, Ben, Cara" in before["log"]
     with tempfile.TemporaryDirectory(prefix="pbem-chromium-") as profile:
         page = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=6000",
                                  "--dump-dom", url + "?wait=20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -54,8 +54,8 @@ def test_the_served_page_shows_the_map_change_after_a_move(tmp_path: Path) -> No
         term.type("3+4")
         term.wait_for("command test A1 in T9 (target 8): roll 2D6, value? ")
         term.type("6+6")                    # 12 fails: A1 stops in T9
-        term.wait_for("anna's round is stored")
-        term.wait_for("ben> ")
+        term.wait_for("Anna's round is stored")
+        term.wait_for("Ben> ")
         term.type("\x04")                   # the sitting ends; the page keeps what it showed last
         assert term.close() == 130
         shown, _ = page.communicate(timeout=180)

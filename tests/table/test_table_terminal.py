@@ -30,13 +30,13 @@ def tiles(folder: Path) -> dict[str, str]:
 
 
 def anna_from_the_mail(term: Terminal) -> None:
-    term.wait_for("Sequence: anna, ben, cara")
-    term.wait_for("anna mailed an order for this round:\n  REST NO\n  TRY A1 ALWAYS FIRST E CAMPFIRE STOP")
+    term.wait_for("Sequence: Anna, Ben, Cara")
+    term.wait_for("Anna mailed an order for this round:\n  REST NO\n  TRY A1 ALWAYS FIRST E CAMPFIRE STOP")
     term.wait_for("[u]se the mailed order, or [t]ype one at the table? ")
     term.type("u")
     for line in ANNA:
         term.wait_for(line)
-    term.wait_for("anna's round is stored")
+    term.wait_for("Anna's round is stored")
 
 
 def ben_and_cara(term: Terminal) -> None:
@@ -44,11 +44,11 @@ def ben_and_cara(term: Terminal) -> None:
     term.wait_for("Understood:\n  line 2: TRY B1 ALWAYS FIRST E\nNot accepted:\n"
                   "  line 1 (invalid): \u201cTRY B9 ALWAYS\u201d: B9 is not one of your stacks (B1)\n"
                   "Order for this round:\n  REST NO\n  TRY B1 ALWAYS FIRST E CAMPFIRE STOP")
-    term.wait_for("Play ben's round with this order? [y]es / [n]o, type it again: ")
+    term.wait_for("Play Ben's round with this order? [y]es / [n]o, type it again: ")
     term.type("y")
     term.wait_for("roll: command test B1 in T26 (target 9): 2D6 = 5+2 = 7")
-    term.wait_for("ben's round is stored")
-    term.wait_for("cara> ")
+    term.wait_for("Ben's round is stored")
+    term.wait_for("Cara> ")
     term.type("TRY C1 ALWAYS FIRST N", "", "y")
     term.wait_for("roll: command test C1 in T29 (target 10): 2D6 = 1+5 = 6")
     term.wait_for("Strategic round 1: orders is resolved at the table; the campaign now waits for Strategic round 2")
@@ -60,7 +60,7 @@ def test_a_round_of_mode_together_is_played_at_the_table_and_stored_as_the_tick_
     camp = read_mail(camp)
     term = Terminal("table", str(camp.folder))
     anna_from_the_mail(term)
-    term.wait_for("ben> ")
+    term.wait_for("Ben> ")
     assert game(camp.folder)["played"] == ["anna"] and tiles(camp.folder)["A1"] == "T4"
     step = (camp.folder / "pictures" / "wt-turn-001-orders-1-anna.svg").read_text(encoding="utf-8")
     assert 'data-id="A1" data-place="T4"' in step and 'data-id="B1" data-place="T26"' in step
@@ -88,10 +88,10 @@ def test_a_sitting_stopped_after_the_first_player_goes_on_with_the_next(tmp_path
     camp = read_mail(camp)
     term = Terminal("table", str(camp.folder))
     anna_from_the_mail(term)
-    term.wait_for("ben> ")
+    term.wait_for("Ben> ")
     term.type("TRY B1 ALWAYS")
     term.type("\x04")                     # Ctrl-D: the laptop's lid closes on ben's order
-    term.wait_for("the table stopped while ben's order was typed; nothing of that round is kept")
+    term.wait_for("the table stopped while Ben's order was typed; nothing of that round is kept")
     assert term.close() == 130 and "Traceback" not in term.screen
     assert game(camp.folder)["played"] == ["anna"] and tiles(camp.folder)["A1"] == "T4"
     tick(camp.folder.parent, T0 + timedelta(days=10))          # long past the deadline: the round is left alone
@@ -100,10 +100,10 @@ def test_a_sitting_stopped_after_the_first_player_goes_on_with_the_next(tmp_path
     assert ("waiting for the GM: strategic round 1 is under way at the table (anna played; ben, cara to play): "
             "go on with `pbem table wt`") in status
     again = Terminal("table", str(camp.folder))
-    again.wait_for("Played already: anna; the table goes on with ben")
-    again.wait_for("ben> ")
+    again.wait_for("Played already: Anna; the table goes on with Ben")
+    again.wait_for("Ben> ")
     ben_and_cara(again)
-    assert again.close() == 0 and "anna's round (" not in again.screen
+    assert again.close() == 0 and "Anna's round (" not in again.screen
     assert tiles(camp.folder) == {"A1": "T4", "B1": "T27", "C1": "T17"}
     log = read_toml(camp.folder / "history" / "001" / "dice.toml")
     purposes = [r["purpose"] for s in log["stages"] for r in s["rolls"]]

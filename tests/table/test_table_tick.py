@@ -36,7 +36,7 @@ def test_resolve_plays_the_rest_of_a_round_under_way_at_the_table_from_the_mail(
     camp = campaign(tmp_path)
     mail(camp, "anna", "TRY A1 ALWAYS FIRST E")
     camp = read_mail(camp)
-    with pytest.raises(Interrupted, match="the table stopped while ben's order was typed"):
+    with pytest.raises(Interrupted, match="the table stopped while Ben's order was typed"):
         Sitting(camp.folder, typing(["u"])).run()
     assert game(camp.folder)["played"] == ["anna"]
     mail(camp, "ben", "TRY B1 ALWAYS FIRST E")

@@ -33,18 +33,18 @@ def test_typed_dice_of_a_round_stopped_half_way_are_used_again_and_only_the_rest
     term.type("3+4")
     term.wait_for(T9)
     term.type("\x04")
-    term.wait_for("the table stopped during anna's round; the order and the dice typed so far are kept")
+    term.wait_for("the table stopped during Anna's round; the order and the dice typed so far are kept")
     assert term.close() == 130 and "Traceback" not in term.screen
     pending = read_toml(camp.folder / "state.toml")["stage"]["table"]["pending"]
     assert pending["player"] == "anna" and [r["faces"] for r in pending["rolls"]] == [[3, 4]]
     assert game(camp.folder)["played"] == []
     again = Terminal("table", str(camp.folder), "--dice", "typed", "--typed-by", BY)
-    again.wait_for("anna's order was confirmed before the table stopped (mailed); the round is played with it")
+    again.wait_for("Anna's order was confirmed before the table stopped (mailed); the round is played with it")
     again.wait_for(f"roll: command test A1 in T8 (target 9): 2D6 = 3+4 = 7 (typed by {BY})")
     again.wait_for(T9)
     again.type("6+6")
     again.wait_for("A1 in T9: command test 12 vs 8: failed")
-    again.wait_for("ben> ")
+    again.wait_for("Ben> ")
     again.type("\x04")
     assert again.close() == 130 and T8 not in again.screen
     assert game(camp.folder)["played"] == ["anna"]
