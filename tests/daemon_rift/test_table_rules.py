@@ -56,3 +56,12 @@ def test_shipped_only_keys_refuse_an_override_naming_key_value_and_reason(key: s
     assert problem.startswith(f"rules: {key} = ") and "is not played" in problem
     assert f"({str(shipped).lower() if isinstance(shipped, bool) else shipped}" in problem.replace('"', "")
     assert "remove the override" in problem
+
+
+@pytest.mark.clause("DR-TER-9")
+def test_dr_ter_9_swap_terrain_die_faces_must_split_the_die_and_another_split_is_accepted() -> None:
+    assert options.load({"terrain": {"swap_terrain_die": {"lower_id": [1, 2], "higher_id": [3, 4, 5, 6]}}})
+    with pytest.raises(RulesError) as err:
+        options.load({"terrain": {"swap_terrain_die": {"lower_id": [1, 2, 3], "higher_id": [5, 6]}}})
+    assert err.value.problems == ["rules: 'terrain.swap_terrain_die' lower_id and higher_id must split the faces "
+                                  "1-6 between them, each face in exactly one"]

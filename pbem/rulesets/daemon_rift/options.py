@@ -58,7 +58,7 @@ def load(overrides: Mapping[str, Any] | None = None) -> RuleBook:
 
 
 def check(rules: RuleBook) -> list[str]:
-    return (_dice(rules) + _massacre(rules) + _experience(rules) + _lists(rules)
+    return (_dice(rules) + _massacre(rules) + _swap_die(rules) + _experience(rules) + _lists(rules)
             + shipped_only_problems("daemon_rift", rules, SHIPPED_ONLY))
 
 
@@ -83,6 +83,17 @@ def _massacre(rules: RuleBook) -> list[str]:
     if eliminate & survive or eliminate | survive != faces:
         split = f"the faces 1-{sides} between them, each face in exactly one"
         return [f"rules: 'massacre.eliminate_on' and 'massacre.survive_on' must split {split}"]
+    return []
+
+
+def _swap_die(rules: RuleBook) -> list[str]:
+    """DR-TER-9: the swap battle's terrain die gives every face to one of the two territories; the
+    processor reads `lower_id`, so `higher_id` must hold exactly the other faces."""
+    faces = rules["terrain.swap_terrain_die"]
+    low, high = set(faces.get("lower_id", [])), set(faces.get("higher_id", []))
+    if low & high or low | high != set(range(1, 7)):
+        return ["rules: 'terrain.swap_terrain_die' lower_id and higher_id must split the faces 1-6 between them, "
+                "each face in exactly one"]
     return []
 
 
