@@ -34,6 +34,10 @@ DICE = ("exploration.dice", "medals.dice", "scars.dice", "quests.die")
 # Keys whose shipped value is the only reading the processor plays, with why (each also in the
 # comment next to the key in rules/mighty_kingdoms.toml): another value is refused, not ignored.
 SHIPPED_ONLY: dict[str, str] = {
+    "player_order.initial": "the initial order is set by a D6 roll-off, the only reading the catalog gives (MK-SET-1)",
+    "player_order.resort": "the order is re-sorted at the end of each Reform (MK-POR-1)",
+    "player_order.sort_key": "the order is re-sorted by army count, most armies first (MK-POR-1)",
+    "player_order.tie_break": "tied players roll off with a D6, re-rolling ties (MK-POR-2)",
     "player_order.resort_after_winter": "the source re-sorts the player order only at Reform, so winter "
                                         "recruits never re-sort it (MK-POR-4, A25)",
     "army_list.loosening.apply_to_initial_army": "terrain loosening is not applied to the initial army, which may "
