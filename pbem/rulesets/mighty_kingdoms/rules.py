@@ -44,6 +44,8 @@ SHIPPED_ONLY: dict[str, str] = {
                                                  "hold no war machines or monsters anyway (MK-SET-9, MK-SET-10, A27)",
     "spend.list_policy": "by email each cycle takes the first legal, affordable item and retries skipped ones "
                          "later, the only reading the catalog gives (MK-SPD-7)",
+    "quests.timing": "quests resolve after all purchase cycles, in player order, the only reading the "
+                     "catalog gives (MK-QST-18, A21)",
     "kow_core.damage_roll": "the quest rolls use this one Kings of War damage model, the catalog's recommended "
                             "reading; no other is implemented (A4)",
     "kow_core.nerve_test": "the quest rolls use this one Kings of War nerve test, the catalog's recommended "
