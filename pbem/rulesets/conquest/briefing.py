@@ -142,7 +142,8 @@ def build(state: ConquestState, battle: Battle, setup: BattleSetup, rules: RuleB
                 if rules["options.generals_abilities"] else [])
     made = Briefing(
         round=state.round.number, battle=battle.id, kind=battle.kind, kind_label=KIND_LABELS[battle.kind],
-        points=setup.points, size_note=setup.note, sides=sides, scouts=scouts_line(state, battle, names, str(rules["campaign.game_system"])),
+        points=setup.points, size_note=setup.note, sides=sides,
+        scouts=scouts_line(state, battle, names, str(rules["campaign.game_system"])),
         elite_army=[names[p] for p in battle.players if state.round.holds(p, "elite_army")],
         generals=generals, team=battle.kind != SEA and any(battle.team_side(s) for s in SIDES),
     )

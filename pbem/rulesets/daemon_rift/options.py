@@ -35,7 +35,8 @@ SHIPPED_ONLY: dict[str, str] = {
                               "when registering the list and the GM checks it (DR-LST-9)",
     "battle.champion_default": "it is the only default the catalog gives: the principal, else the first "
                                "eligible supporter (DR-BAT-3)",
-    "retreat.tiers": "retreats look at own territories first, then the others, as the source orders them (DR-RET-4, DR-RET-5)",
+    "retreat.tiers": "retreats look at own territories first, then the others, as the source orders them "
+                     "(DR-RET-4, DR-RET-5)",
     "rolloff.neutral_first_side_wins": "with no favoured side the later faction in faction order wins on 4+ "
                                        "(DR-ROL-2)",
     "rolloff.counts_for_pair_count": "roll-offs never add to the pair count (DR-ROL-12)",
