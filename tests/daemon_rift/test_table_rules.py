@@ -24,6 +24,8 @@ def home_of(tmp_path: Path, **home: bool) -> str:
 
 def test_dr_home_2_to_4_shipped_readings_are_stated_in_the_briefing(tmp_path: Path) -> None:
     assert SHIPPED in " ".join(home_of(tmp_path).split())
+    text, _ = briefing_for(tmp_path / "layout", {})
+    assert "Red defends home ground. " + SHIPPED + "\n\n## Terrain" in text
 
 
 def test_dr_home_2_without_the_terrain_roll_the_briefing_sends_it_to_the_normal_rolls(tmp_path: Path) -> None:
