@@ -148,6 +148,27 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any], prefix: str, proble
     return out
 
 
+def shipped_only_problems(system: str, book: RuleBook, shipped_only: Mapping[str, str],
+                          rules_dir: Path = RULES_DIR) -> list[str]:
+    """A rule system's keys whose shipped value is the only reading the processor plays
+    (dotted key -> why), checked: an override that changes one is refused in one line
+    rather than silently ignored. The shipped value is read from the rules file, so the
+    table holds only the reasons."""
+    shipped = load_rules(system, None, rules_dir)
+    out = []
+    for key, why in shipped_only.items():
+        value, only = book.get(key), shipped.get(key)
+        if value != only:
+            out.append(f"rules: {key} = {_shown(value)} is not played: pbem plays only the shipped reading "
+                       f"({_shown(only)}) because {why}; remove the override")
+    return out
+
+
+def _shown(value: Any) -> str:
+    """A value as the game master writes it in TOML (true, "text", [1, 2])."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"

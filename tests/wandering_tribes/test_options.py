@@ -19,8 +19,10 @@ FULL = ["General", "Halberdiers", "Halberdiers", "Crossbowmen", "Crossbowmen"]
 
 
 def test_a_key_with_one_reading_refuses_another_and_a_mode_must_be_known() -> None:
-    with pytest.raises(RulesError, match=r"'retreat\.battle_order' is 'random'"):
+    with pytest.raises(RulesError, match=r'retreat\.battle_order = "random" is not played: .* \("battle_id"\) because'):
         rules(**{"retreat.battle_order": "random"})
+    with pytest.raises(RulesError, match=r"tables\.recruit_columns = .* is not played: .*; remove the override"):
+        wt_rules.load({"tables": {"recruit_columns": ["plains", "hills", "woods", "towns", "desert", "villages"]}})
     with pytest.raises(RulesError, match=r"campaign\.mode"):
         wt_rules.load({"campaign": {"mode": "both"}})
 

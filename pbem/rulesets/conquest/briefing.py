@@ -112,12 +112,13 @@ def objectives_of(state: ConquestState, player: str, rules: RuleBook, gmap: HexM
     return out
 
 
-def scouts_line(state: ConquestState, battle: Battle, names: dict[str, str]) -> str:
-    """Who deploys first and who chooses the first turn (COC-EVT-15; both sides: `events.scouts_clash`)."""
+def scouts_line(state: ConquestState, battle: Battle, names: dict[str, str], game: str = "Warmaster") -> str:
+    """Who deploys first and who chooses the first turn (COC-EVT-15; both sides: `events.scouts_clash`);
+    `game` is the tabletop game the battles are fought with (`campaign.game_system`)."""
     holders = {side: [p for p in battle.members(side) if state.round.holds(p, "scouts")] for side in SIDES}
     if all(holders.values()):
         return ("Both sides hold Scouts, so the effects cancel: deployment and the first turn follow the normal "
-                "Warmaster rules.")
+                f"{game} rules.")
     for side in SIDES:
         if holders[side]:
             who = " and ".join(names[p] for p in holders[side])
@@ -141,7 +142,8 @@ def build(state: ConquestState, battle: Battle, setup: BattleSetup, rules: RuleB
                 if rules["options.generals_abilities"] else [])
     made = Briefing(
         round=state.round.number, battle=battle.id, kind=battle.kind, kind_label=KIND_LABELS[battle.kind],
-        points=setup.points, size_note=setup.note, sides=sides, scouts=scouts_line(state, battle, names),
+        points=setup.points, size_note=setup.note, sides=sides,
+        scouts=scouts_line(state, battle, names, str(rules["campaign.game_system"])),
         elite_army=[names[p] for p in battle.players if state.round.holds(p, "elite_army")],
         generals=generals, team=battle.kind != SEA and any(battle.team_side(s) for s in SIDES),
     )

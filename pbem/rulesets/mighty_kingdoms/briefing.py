@@ -50,7 +50,15 @@ def brief(view: MKView, battle: Battle) -> dict[str, Any]:
         "syntax": [battle_lines.SYNTAX[v] for v in battle_lines.VERBS],
         "several": len(state.battle.pending()) > 1,
         "example": example(view, battle),
+        "defend_effect": _defend_effect(view),
     }
+
+
+def _defend_effect(view: MKView) -> str:
+    """The game master's house rule for defend markers, played at the table; "" when they have
+    none, as the source gives them (A7)."""
+    effect = str(view.rules["orders.defend_effect"]).strip()
+    return "" if effect == "none" else effect
 
 
 def example(view: MKView, battle: Battle) -> dict[str, list[str]]:

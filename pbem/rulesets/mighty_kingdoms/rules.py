@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.dice import dice_spec
-from pbem.kit.rulebook import RuleBook, RulesError, load_rules
+from pbem.kit.rulebook import RuleBook, RulesError, load_rules, shipped_only_problems
 from pbem.rulesets.mighty_kingdoms import artefacts, kow, quests, resolution
 
 SYSTEM = "mighty_kingdoms"
@@ -31,6 +31,30 @@ COUNTS: dict[str, int] = {
     "quests.max_adjust": 0, "artefacts.max_per_unit": 1,
 }
 DICE = ("exploration.dice", "medals.dice", "scars.dice", "quests.die")
+# Keys whose shipped value is the only reading the processor plays, with why (each also in the
+# comment next to the key in rules/mighty_kingdoms.toml): another value is refused, not ignored.
+SHIPPED_ONLY: dict[str, str] = {
+    "player_order.initial": "the initial order is set by a D6 roll-off, the only reading the catalog gives (MK-SET-1)",
+    "player_order.resort": "the order is re-sorted at the end of each Reform (MK-POR-1)",
+    "player_order.sort_key": "the order is re-sorted by army count, most armies first (MK-POR-1)",
+    "player_order.tie_break": "tied players roll off with a D6, re-rolling ties (MK-POR-2)",
+    "player_order.resort_after_winter": "the source re-sorts the player order only at Reform, so winter "
+                                        "recruits never re-sort it (MK-POR-4, A25)",
+    "army_list.loosening.apply_to_initial_army": "terrain loosening is not applied to the initial army, which may "
+                                                 "hold no war machines or monsters anyway (MK-SET-9, MK-SET-10, A27)",
+    "spend.list_policy": "by email each cycle takes the first legal, affordable item and retries skipped ones "
+                         "later, the only reading the catalog gives (MK-SPD-7)",
+    "quests.timing": "quests resolve after all purchase cycles, in player order, the only reading the "
+                     "catalog gives (MK-QST-18, A21)",
+    "kow_core.damage_roll": "the quest rolls use this one Kings of War damage model, the catalog's recommended "
+                            "reading; no other is implemented (A4)",
+    "kow_core.nerve_test": "the quest rolls use this one Kings of War nerve test, the catalog's recommended "
+                           "reading; no other is implemented (A4)",
+    "artefacts.on_other_loss": "an artefact lost outside a battle capture goes to its owner's capital if "
+                               "controlled, else back to the pool, the only reading the catalog gives (A19)",
+    "artefacts.capital_holder": "\"the player's Capital City\" is read as the winner's capital, the only reading "
+                                "the catalog gives (MK-ART-7 to MK-ART-9, A20)",
+}
 _CHECKED: dict[str, tuple[str, ...]] = {}     # overrides (as JSON) -> the problems of their rule book
 
 
@@ -58,4 +82,4 @@ def _check(book: RuleBook) -> list[str]:
         except ValueError as exc:
             problems.append(f"rules: {key!r}: {exc}")
     return (problems + resolution.rule_problems(book) + artefacts.pool_problems(book) + kow.problems(book)
-            + quests.table_problems(book))
+            + quests.table_problems(book) + shipped_only_problems(SYSTEM, book, SHIPPED_ONLY))

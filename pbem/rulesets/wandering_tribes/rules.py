@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.kit.dice import dice_spec
-from pbem.kit.rulebook import RuleBook, RulesError, load_rules
+from pbem.kit.rulebook import RuleBook, RulesError, load_rules, shipped_only_problems
 from pbem.rulesets.wandering_tribes.nations import NO_LIMIT, Nation, read_nations
 
 SYSTEM = "wandering_tribes"
@@ -25,15 +25,27 @@ COUNTS = {"campaign.stack_points_cap": 1, "campaign.end_after_rounds": 0, "divis
           "battle_trigger.rounds_after_first_rest": 1, "battle.ambush_points_margin": 0,
           "battle.max_turns": 1, "battle.deadline_days_one_on_one": 1}
 SIDES = ("N", "E", "S", "W")
-FIXED = {"setup.tie": "reroll_tied", "setup.missing_nation": "gm", "order_roll.tie": "reroll_tied",
-         "command_test.pass_if": "total_le_target", "movement.no_exit": "attempt_failed", "movement.dead_end": "stop",
-         "battle.paired_defender": "host_tile_owner", "battle.ambush_defender": "ambushed",
-         "battle.ambush_attacker": "volunteer_else_random", "retreat.draw_tie": "reroll",
-         "retreat.default_choice": "random_free", "retreat.battle_order": "battle_id",
-         "battle.deadline_together": "session_end",
-         "defaults.attempt_order": "stack_id", "defaults.recruit": "compulsory_only"}
-"""Keys with one reading the processor plays (the catalog's default): another value is refused
-rather than silently ignored."""
+# Keys with one reading the processor plays (the catalog's), with why: another value is refused
+# rather than silently ignored (pbem.kit.rulebook.shipped_only_problems).
+FIXED: dict[str, str] = {
+    "setup.tie": "tied players re-roll, the only reading the catalog gives (A7, WT-SET-6)",
+    "setup.missing_nation": "the GM assigns a missing nation; a player cannot start without one (W0)",
+    "order_roll.tie": "tied players re-roll and the re-roll sets the order (A7, WT-ORD-3)",
+    "command_test.pass_if": "a command test passes on a total at or under the target (WT-CMD-3)",
+    "movement.no_exit": "an attempt with no exit fails without dice (A5, WT-MOV-10)",
+    "movement.dead_end": "a road move stops at a dead end (A5, WT-ROAD-5)",
+    "battle.paired_defender": "the host tile's owner defends a paired battle (A13, WT-BAT-13)",
+    "battle.ambush_defender": "the ambushed stack defends (A13, WT-BAT-13)",
+    "battle.ambush_attacker": "a volunteer ambushes, else one is drawn at random (WT-BAT-7)",
+    "retreat.draw_tie": "a tied draw roll-off is re-rolled (A7)",
+    "retreat.default_choice": "without a choice the retreat goes to a random free tile (WT-RES-11)",
+    "retreat.battle_order": "retreats are settled in battle id order (A12, WT-RES-15)",
+    "battle.deadline_together": "played together, the reports are due at the end of the session (Window B)",
+    "defaults.attempt_order": "without orders stacks attempt in stack id order, the only default given",
+    "defaults.recruit": "without orders only compulsory recruits are made, the only default given",
+    "tables.recruit_columns": "it only records the source table's column order; each nation's [recruit] table "
+                              "is read by terrain name, so the order changes nothing",
+}
 
 
 @dataclass(frozen=True)
@@ -98,9 +110,7 @@ def _check(book: RuleBook) -> list[str]:
             dice_spec(book[key])
         except (ValueError, KeyError) as exc:
             problems.append(f"rules: {key!r}: {exc}")
-    for key, only in FIXED.items():
-        if book.get(key) != only:
-            problems.append(f"rules: {key!r} is {book.get(key)!r}; the only reading played is {only!r}")
+    problems += shipped_only_problems(SYSTEM, book, FIXED)
     if not book.get("command_test.roll_when_impossible", True):
         problems.append("rules: 'command_test.roll_when_impossible' must stay true (WT-CMD-10)")
     priority = book.get("movement.default_direction_priority", [])
