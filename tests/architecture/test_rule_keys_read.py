@@ -21,22 +21,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = tuple(sorted(p.stem for p in (ROOT / "rules").glob("*.toml")))
 SOURCES = (".py", ".j2")
-# Star Wars Miniatures keys no code reads nor refuses yet: they are left to that system's own
-# rules.py (play each or refuse it there). upgrades.extra_* are read through an f-string, which
-# this search cannot see. The list may only shrink: a stale entry fails too.
-KNOWN_UNREAD: dict[str, frozenset[str]] = {"star_wars_miniatures": frozenset({
-    "campaign.action_steps", "setup.starting_squad_location", "setup.unassigned_starting_xp",
-    "squad.composition_basis", "economy.build_at", "economy.income_collected_at",
-    "factions.yuuzhan_vong.chart_bonus_non_unique", "uniques.per_squad", "uniques.per_faction_army",
-    "uniques.across_factions", "alliance.formation", "alliance.stance_source", "alliance.donations",
-    "alliance.breakup_timing", "advantages.special_operative.use_window",
-    "advantages.special_operative.disrupt_blocks", "advantages.special_operative.disrupt_duration",
-    "advantages.special_operative.disrupt_applies_to", "movement.entries_count", "movement.stop_on",
-    "movement.transport_assignment", "stacking.check_at_end_of", "battle.no_report_default",
-    "battle.fortified.defender_setup", "battle.fortified.attacker_setup", "battle.fortified.defender_flee_edge",
-    "minefield.affects", "xp.kill_award", "xp.credit_at", "xp.double_applies_to", "victory.last_active_check",
-    "victory.simultaneous", "upgrades.extra_stats", "upgrades.extra_force", "upgrades.extra_abilities",
-    "upgrades.army_rules.yv_cost_applies_to", "upgrades.abilities[].sets_flag"})}
 
 
 def leaves(node: Mapping[str, Any], path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
@@ -83,10 +67,7 @@ def unread(system: str) -> list[str]:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_rule_book_key_is_read_by_code_or_refused_by_its_system(system: str) -> None:
-    known = KNOWN_UNREAD.get(system, frozenset())
-    found = unread(system)
-    assert [k for k in found if k not in known] == [], "keys no code reads and no table of the system refuses"
-    assert sorted(known - set(found)) == [], "now read or refused: take them off KNOWN_UNREAD"
+    assert unread(system) == [], "keys no code reads and no table of the system refuses"
 
 
 def test_a_key_nothing_reads_is_found_and_a_refused_or_data_key_is_not() -> None:

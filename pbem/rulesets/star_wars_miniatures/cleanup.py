@@ -22,8 +22,11 @@ class Purchase:
     detail: str = ""
 
 
-def factor(world: World, owner: str, troop: Entry) -> int:
-    """SWM-XP-4/5: double for the Mandalorian label in the Mandalorian faction's army."""
+def factor(world: World, owner: str, troop: Entry, award: str = "") -> int:
+    """SWM-XP-4/5: double for the Mandalorian label in the Mandalorian faction's army; an `award`
+    ("kills", "training_officer") only when xp.double_applies_to lists it."""
+    if award and award not in world.book["xp.double_applies_to"]:
+        return 1
     for rule in world.book["xp.double_rate"]:
         if world.faction(owner) == rule["faction"] and tr.label(troop) == rule["label"]:
             return int(world.book.get(f"factions.{rule['faction']}.xp_multiplier.factor", 2))
@@ -34,7 +37,7 @@ def credit(world: World) -> None:
     """SWM-XP-3, SWM-XP-7 step 1: pending XP becomes banked."""
     for squad in sorted(world.state.squads.values(), key=lambda s: natural_key(s.id)):
         for troop in squad.troops:
-            gained = tr.pending(troop) * factor(world, squad.owner, troop)
+            gained = tr.pending(troop) * factor(world, squad.owner, troop, "kills")
             if gained:
                 troop.counters[BANKED] = tr.banked(troop) + gained
                 world.say(f"{troop.id} {troop.name} is credited {gained} XP ({tr.banked(troop)} banked).")
@@ -56,7 +59,7 @@ def train(world: World, player: str, named: str) -> None:
             break
     else:
         owner, troop = min(army, key=lambda ot: (-tr.banked(ot[1]), -ot[1].points))
-    award = int(world.book["advantages.training_officer.xp_per_turn"]) * factor(world, owner, troop)
+    award = int(world.book["advantages.training_officer.xp_per_turn"]) * factor(world, owner, troop, "training_officer")
     troop.counters[BANKED] = tr.banked(troop) + award
     world.say(f"Training Officer: {troop.id} {troop.name} gains {award} XP ({tr.banked(troop)} banked).")
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.kit.dice import dice_spec
-from pbem.kit.rulebook import RuleBook, RulesError, load_rules
+from pbem.kit.rulebook import RuleBook, RulesError, load_rules, shipped_only_problems
 
 SYSTEM = "star_wars_miniatures"
 
@@ -37,9 +37,62 @@ COUNTS: dict[str, int] = {
 DICE = ("setup.pick_order_die", "initiative.die", "initiative.rolloff_die", "minefield.save_die",
         "post_battle.die", "advantages.special_operative.save_die")
 TABLES = ("stats", "force", "abilities")
+DOUBLED_AWARDS = ("kills", "training_officer")      # the XP awards SWM-XP-4 doubles
+# The GM's own rows of each upgrade table (SWM-UPG-18), named whole so each key is seen read.
+EXTRA_ROWS = {"stats": "upgrades.extra_stats", "force": "upgrades.extra_force", "abilities": "upgrades.extra_abilities"}
 RESTRICTIONS = ("force_user", "non_force_user", "savage", "droid", "not_droid_or_cyborg", "base_2x2_plus",
                 "no_lightsaber", "names_unique")
 _CHECKED: dict[str, tuple[str, ...]] = {}
+# Keys whose shipped value is the only reading the processor plays, with why (each also in the
+# comment next to the key in rules/star_wars_miniatures.toml): another value is refused in one
+# line with every other problem (pbem.kit.rulebook.shipped_only_problems), not silently ignored.
+SHIPPED_ONLY: dict[str, str] = {
+    "campaign.action_steps": "the Action Phase runs movement, then battles, then strategic moves in the "
+                             "catalog's order (SWM-MOV-1, SWM-STR-1)",
+    "setup.starting_squad_location": "the starting squad stands in the player's capital (A33, SWM-SET-8)",
+    "setup.unassigned_starting_xp": "starting XP not shared out when the roster is set is lost (A33, SWM-SET-9)",
+    "squad.composition_basis": "faction percentages are measured in catalog points (A26, SWM-FAC-3)",
+    "economy.build_at": "a new squad is built only in the player's capital; "
+                        "economy.capital_lost_can_build gives the other reading (SWM-ECO-6, A28)",
+    "economy.income_collected_at": "income is collected when the side's Economics slot begins (SWM-ECO-2)",
+    "factions.yuuzhan_vong.chart_bonus_non_unique": "the chart bonus is post_battle.modifiers.non_unique_yuuzhan_vong "
+                                                    "(SWM-PBC-4): change that key",
+    "uniques.per_squad": "a squad never holds two troops of one character name (SWM-UNQ-1)",
+    "uniques.per_faction_army": "an army holds at most one copy of a unique card (SWM-UNQ-3)",
+    "uniques.across_factions": "the unique limit is per faction (SWM-UNQ-4); uniques.alliances_merge "
+                               "gives the alliance reading",
+    "alliance.formation": "an alliance forms only when every member declares the same member set (A13, SWM-ALL-2)",
+    "alliance.stance_source": "an alliance takes the stance of the member whose total it uses (A4, SWM-INI-15)",
+    "alliance.donations": "members give any amount up to the whole treasury (SWM-ALL-7)",
+    "alliance.breakup_timing": "break-up retreats come after the declarations and before the rolls (A14, SWM-ALL-11)",
+    "advantages.special_operative.use_window": "an operative is used in the Economics step it is bought in "
+                                               "(A15, SWM-ADV-8)",
+    "advantages.special_operative.disrupt_blocks": "a disrupted squad may not move, reinforce, shuttle or make a "
+                                                   "strategic move (A16, SWM-ADV-7)",
+    "advantages.special_operative.disrupt_duration": "a disruption lasts the rest of the turn (SWM-ADV-7)",
+    "advantages.special_operative.disrupt_applies_to": "a disruption affects the squads standing in the territory "
+                                                       "when it succeeds (A16, SWM-ADV-7)",
+    "movement.entries_count": "the entry limit counts distinct enemy territories (A9, SWM-MOV-11)",
+    "movement.stop_on": "a squad stops in a territory its side does not control (SWM-MOV-9); "
+                        "movement.allied_territory_stops gives the ally reading",
+    "movement.transport_assignment": "carried troops go to the transports so the squad moves fastest "
+                                     "(SWM-MOV-7); no order assigns them",
+    "stacking.check_at_end_of": "stacking is checked at the end of each of the four phases (SWM-STK-3)",
+    "battle.no_report_default": "a battle nobody reports by the grace deadline goes to the GM (SWM-PBM-10)",
+    "battle.fortified.defender_setup": "the fortified setup is played at the table as the briefing states it "
+                                       "(SWM-BAT-13)",
+    "battle.fortified.attacker_setup": "the fortified setup is played at the table as the briefing states it "
+                                       "(SWM-BAT-13)",
+    "battle.fortified.defender_flee_edge": "the briefing states the flee edges of SWM-BAT-13",
+    "minefield.affects": "mines roll for each troop of the attacking force (SWM-BAT-16); "
+                         "minefield.affects_uncontested adds uncontested entries",
+    "xp.kill_award": "a kill earns the victim's catalog point cost (SWM-XP-1)",
+    "xp.credit_at": "XP earned in the Action Phase is credited in Cleanup (SWM-XP-3)",
+    "victory.last_active_check": "the last-active-squad victory is checked at the end of Economics (SWM-WIN-2)",
+    "victory.simultaneous": "victories at one check go to the GM (A29, SWM-WIN-7)",
+    "upgrades.army_rules.yv_cost_applies_to": "the Yuuzhan Vong prices are for troops fielded under that label "
+                                              "(SWM-UPG-12)",
+}
 # Readings the loader refuses, with why: each is written down in rules/star_wars_miniatures.toml.
 UNPLAYABLE: dict[str, tuple[Any, str]] = {
     "xp.reserve_killer_keeps_xp": (True, "a reserve troop leaves when its battle ends and never joins a squad "
@@ -81,9 +134,13 @@ def problems(book: RuleBook) -> list[str]:
             out.append(f"rules: {key!r}: {exc}")
     out += [f"rules: {key!r} = {str(value).lower()} cannot be played: {why}" for key, (value, why) in UNPLAYABLE.items()
             if book.get(key) == value]
+    doubled = book.get("xp.double_applies_to")
+    if not isinstance(doubled, list) or not set(doubled) <= set(DOUBLED_AWARDS):
+        out.append(f"rules: 'xp.double_applies_to' is {doubled!r}; list some of {', '.join(DOUBLED_AWARDS)}")
     if book.get("setup.missing_roster") != "gm":       # one reading only (SWM-PBM-12)
         out.append(f"rules: 'setup.missing_roster' is {book.get('setup.missing_roster')!r}; it must be \"gm\"")
-    return out + faction_problems(book) + special_problems(book) + upgrade_problems(book)
+    return (out + faction_problems(book) + special_problems(book) + upgrade_problems(book)
+            + shipped_only_problems(SYSTEM, book, SHIPPED_ONLY))
 
 
 def faction_problems(book: RuleBook) -> list[str]:
@@ -125,7 +182,7 @@ def special_problems(book: RuleBook) -> list[str]:
 
 def upgrade_rows(book: RuleBook, table: str) -> list[dict[str, Any]]:
     """One upgrade table with the GM's extra rows after the printed ones (SWM-UPG-18)."""
-    return list(book.get(f"upgrades.{table}", [])) + list(book.get(f"upgrades.extra_{table}", []))
+    return list(book.get(f"upgrades.{table}", [])) + list(book.get(EXTRA_ROWS[table], []))
 
 
 def upgrade_problems(book: RuleBook) -> list[str]:
@@ -151,6 +208,9 @@ def _row_problems(where: str, row: Mapping[str, Any], book: RuleBook) -> list[st
         value = row.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (key == "cost" and key not in row):
             out.append(f"rules: {where}.{key} is {value!r}; it must be a whole number of XP")
+    if "sets_flag" in row and (row.get("name"), row["sets_flag"]) != ("Cyborg", "cyborg"):
+        out.append(f"rules: {where}.sets_flag: only the printed Cyborg row sets a flag (cyborg, SWM-UPG-14); "
+                   "pbem gives a bought upgrade no other flag; remove it")
     restriction = str(row.get("restriction", ""))
     if restriction and not _known_restriction(restriction, book):
         out.append(f"rules: {where}.restriction: {restriction!r} is not one of "
