@@ -51,7 +51,7 @@ SHIPPED_ONLY: dict[str, str] = {
                              "catalog's order (SWM-MOV-1, SWM-STR-1)",
     "setup.starting_squad_location": "the starting squad stands in the player's capital (A33, SWM-SET-8)",
     "setup.unassigned_starting_xp": "starting XP not shared out when the roster is set is lost (A33, SWM-SET-9)",
-    "squad.composition_basis": "faction percentages are measured in catalog points (A26, SWM-FAC-3)",
+    "squad.composition_basis": "faction percentages are measured in catalog points (A26, SWM-FAC-1)",
     "economy.build_at": "a new squad is built only in the player's capital; "
                         "economy.capital_lost_can_build gives the other reading (SWM-ECO-6, A28)",
     "economy.income_collected_at": "income is collected when the side's Economics slot begins (SWM-ECO-2)",
