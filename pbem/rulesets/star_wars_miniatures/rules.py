@@ -4,8 +4,9 @@ overrides, checked so that every problem is reported at once with its key.
 Beyond the kit's checks (unknown keys, wrong kinds, choices outside a key's documented readings)
 this refuses counts that are not whole numbers, dice texts that are no dice, faction tables whose
 percentages are out of range, special characters pointing at unknown factions, and upgrade rows
-without a name and cost or with a restriction the processor cannot read, and the readings
-the catalog itself leaves unplayable (`UNPLAYABLE`).
+without a name and cost, a restriction the processor cannot read or a flag only the Cyborg row
+sets, the readings the catalog itself leaves unplayable (`UNPLAYABLE`), and any change to a key
+whose shipped value is the only reading played (`SHIPPED_ONLY`).
 """
 
 from __future__ import annotations
