@@ -55,10 +55,8 @@ class Stage:
                                                   # once every group has a submission, not all of `owing`
     wakes: datetime | None = None  # a moment before the deadline when the stage may become ready with
                                    # no mail (a grace period ending); a tick with nothing to do sleeps until then
-    length: timedelta | None = None   # the rules' own window length (Wandering Tribes' battle reports in
-                                      # mode one_on_one); None = the `[schedule]` length of `window`
-    deadline: datetime | None = None   # the deadline the rules fix for this stage (`Phase.deadline`), kept by
-                                       # the engine when the stage opens instead of the schedule's window
+    length: timedelta | None = None    # the rules' own window length; None = the `[schedule]` one of `window`
+    deadline: datetime | None = None   # a deadline the rules fix (`Phase.deadline`), before either length
 
 
 @dataclass
