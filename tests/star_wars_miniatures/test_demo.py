@@ -105,3 +105,8 @@ def test_the_territories_table_keeps_to_the_territories_in_play(demo: Path) -> N
     assert "</table>\n</div><p>28 territories of factions not in play are inactive.</p>" in markdown_to_html(action)
     assert "No territory is controlled yet: the 40 territories go to their factions with the start regions " \
            "chosen in window S1." in texts["000/pick-pick.md"]
+
+
+def test_a_purchase_reads_as_english(demo: Path) -> None:
+    found = "\n".join(reports(demo).values())
+    assert "Anna buys an Intelligence Officer." in found and "buys a Intelligence" not in found

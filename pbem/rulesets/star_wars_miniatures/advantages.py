@@ -35,7 +35,8 @@ def buy(world: World, player: str, args: Sequence[str]) -> str:
         why = _pay(world, player, cost(world, key))
         if not why:
             world.state.players[player].officers.append(key)
-            world.say(f"{player} buys a {world.book[f'advantages.{key}.name']}.")
+            name = world.book[f"advantages.{key}.name"]
+            world.say(f"{player} buys {'an' if name[:1].lower() in 'aeiou' else 'a'} {name}.")
             if key == "logistics_officer" and world.book["advantages.logistics_officer.first_income"] == "immediate":
                 world.state.players[player].treasury += int(world.book["advantages.logistics_officer.income"])
         return why
