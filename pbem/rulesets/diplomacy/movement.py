@@ -85,21 +85,27 @@ class Movement:
     def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Accepted], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
         self.given = given
-        # One pass sorts the orders by type and indexes moves by target.
+        # One pass sorts the orders by type, indexes moves by target and pairs
+        # the units trading places (head-to-head, unless one of them goes by convoy).
         self.moves: dict[str, Move] = {}
         self.moves_to: dict[str, list[str]] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
+        self.h2h: dict[str, str] = {}
         support_orders: list[tuple[str, Support]] = []
-        moves, moves_to = self.moves, self.moves_to
+        moves, moves_to, h2h = self.moves, self.moves_to, self.h2h
         # (`type(o) is` rather than isinstance: the four order types have no subclasses.)
         for p, (_, _, o) in given.items():
             if type(o) is Move:
                 moves[p] = o
-                rivals = moves_to.get(o.target)
+                target = o.target
+                rivals = moves_to.get(target)
                 if rivals is None:
-                    moves_to[o.target] = [p]
+                    moves_to[target] = [p]
                 else:
                     rivals.append(p)
+                other = moves.get(target)
+                if other is not None and other.target == p:
+                    h2h[p], h2h[target] = target, p
             elif type(o) is Support:
                 support_orders.append((p, o))
             elif type(o) is Convoy:
@@ -107,17 +113,14 @@ class Movement:
         # Most armies walk to a neighbour nobody offers to convoy them to: no need to ask.
         army_adj, convoy_orders = board.army_adj, self.convoy_orders
         self.convoyed = {
-            p for p, m in self.moves.items()
+            p for p, m in moves.items()
             if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy
                                   or (convoy_orders and (p, m.target) in convoy_orders))
             and self._goes_by_convoy(p, m)
         }
-        # Head-to-head battles: two units trading places, neither by convoy.
-        self.h2h: dict[str, str] = {}
-        for p, m in self.moves.items():
-            other = self.moves.get(m.target)
-            if other is not None and other.target == p and p not in self.convoyed and m.target not in self.convoyed:
-                self.h2h[p] = m.target
+        if self.convoyed and h2h:
+            for p in [p for p, q in h2h.items() if p in self.convoyed or q in self.convoyed]:
+                del h2h[p]
         self.move_supports: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.supports: dict[str, Support] = {}
