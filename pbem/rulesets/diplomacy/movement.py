@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from operator import attrgetter
 
 from pbem.kit.resolver import Resolver
 from pbem.rulesets.diplomacy.accept import Accepted, Check, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.orders import Convoy, Move, Order, Support
+from pbem.rulesets.diplomacy.orders import Convoy, Hold, Move, Order, Support
 from pbem.rulesets.diplomacy.results import (
     FAILS,
     SUCCEEDS,
@@ -28,7 +29,6 @@ from pbem.rulesets.diplomacy.results import (
     PhaseResult,
     Submitted,
     check_edition,
-    sort_units,
 )
 from pbem.rulesets.diplomacy.units import Unit
 
@@ -52,12 +52,23 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
     """Checks each order against its unit and the position. A move from the
     unit's own place that needs no convoy is legal or not by the map alone, so
     its checked form is remembered with the board's other readings."""
-    routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and u.province in board.seas)
+    seas, army_adj = board.seas, board.army_adj
+    routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and u.province in seas)
     checked_moves: dict[str, Move] = board.memo("moves checked")
 
     def check(order: Order, unit: Unit) -> Order:
-        if type(order) is not Move or order.loc != unit.loc or order.kind != unit.kind:
+        if order.loc != unit.loc or order.kind != unit.kind:
             return order.validate(board, unit, at, routes)
+        # The two commonest orders answered here, as their own `validate` would:
+        # a hold at the unit's place stands as written, and so does an army's
+        # walk to a neighbouring land province.
+        if type(order) is Hold:
+            return order
+        if type(order) is not Move:
+            return order.validate(board, unit, at, routes)
+        dst = order.dst
+        if unit.kind == "A" and dst in army_adj[unit.loc] and dst not in seas and dst != unit.province:
+            return order
         move = checked_moves.get(order.text)
         if move is None:
             move = order.validate(board, unit, at, routes)
@@ -74,37 +85,42 @@ class Movement:
     def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Accepted], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
         self.given = given
-        # One pass sorts the orders by type and indexes moves by target.
+        # One pass sorts the orders by type, indexes moves by target and pairs
+        # the units trading places (head-to-head, unless one of them goes by convoy).
         self.moves: dict[str, Move] = {}
         self.moves_to: dict[str, list[str]] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
+        self.h2h: dict[str, str] = {}
         support_orders: list[tuple[str, Support]] = []
+        moves, moves_to, h2h = self.moves, self.moves_to, self.h2h
+        # (`type(o) is` rather than isinstance: the four order types have no subclasses.)
         for p, (_, _, o) in given.items():
-            if isinstance(o, Move):
-                self.moves[p] = o
-                rivals = self.moves_to.get(o.target)
+            if type(o) is Move:
+                moves[p] = o
+                target = o.target
+                rivals = moves_to.get(target)
                 if rivals is None:
-                    self.moves_to[o.target] = [p]
+                    moves_to[target] = [p]
                 else:
                     rivals.append(p)
-            elif isinstance(o, Support):
+                other = moves.get(target)
+                if other is not None and other.target == p:
+                    h2h[p], h2h[target] = target, p
+            elif type(o) is Support:
                 support_orders.append((p, o))
-            elif isinstance(o, Convoy):
+            elif type(o) is Convoy:
                 self.convoy_orders.setdefault((o.army_loc, o.dst), []).append(p)
         # Most armies walk to a neighbour nobody offers to convoy them to: no need to ask.
         army_adj, convoy_orders = board.army_adj, self.convoy_orders
         self.convoyed = {
-            p for p, m in self.moves.items()
+            p for p, m in moves.items()
             if m.kind == "A" and (m.target not in army_adj[p] or m.via_convoy
                                   or (convoy_orders and (p, m.target) in convoy_orders))
             and self._goes_by_convoy(p, m)
         }
-        # Head-to-head battles: two units trading places, neither by convoy.
-        self.h2h: dict[str, str] = {}
-        for p, m in self.moves.items():
-            other = self.moves.get(m.target)
-            if other is not None and other.target == p and p not in self.convoyed and m.target not in self.convoyed:
-                self.h2h[p] = m.target
+        if self.convoyed and h2h:
+            for p in [p for p, q in h2h.items() if p in self.convoyed or q in self.convoyed]:
+                del h2h[p]
         self.move_supports: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.supports: dict[str, Support] = {}
@@ -362,17 +378,17 @@ class Movement:
             result, reason = SUCCEEDS, ""
             if p in void:
                 result = VOID
-                reason = ("the supported unit was not ordered so" if isinstance(order, Support)
+                reason = ("the supported unit was not ordered so" if type(order) is Support
                           else "no such convoyed move was ordered")
-            elif isinstance(order, Move):
+            elif type(order) is Move:
                 if not d[(MOVE, p)]:
                     result, reason = FAILS, "no convoy" if p in convoyed and not d[(PATH, p)] else "bounced"
-            elif isinstance(order, Support):
+            elif type(order) is Support:
                 if not d[(SUPPORT, p)]:
                     result, reason = FAILS, "dislodged" if d.get((DISLODGED, p)) else "cut"
             elif d.get((DISLODGED, p)):
                 result, reason = FAILS, "dislodged"
-            elif isinstance(order, Convoy) and not d[(PATH, order.army_loc)]:
+            elif type(order) is Convoy and not d[(PATH, order.army_loc)]:
                 result, reason = FAILS, "convoy disrupted"
             results[index] = _order_result((power, order.text, result, reason))
         return [r for r in results if r is not None]
@@ -396,10 +412,11 @@ class Movement:
                 staying.append(unit)
         if contested:
             contested -= {u.province for u in staying}
-        return PhaseResult(
-            "movement", results, sort_units(staying),
-            sorted(dislodged, key=lambda x: x.unit.sort_key), [], sorted(contested),
-        )
+        # Both lists are this call's own, so they are sorted in place (by power, then location).
+        staying.sort(key=_SORT_KEY)
+        if dislodged:
+            dislodged.sort(key=_DISLODGED_SORT_KEY)
+        return PhaseResult("movement", results, staying, dislodged, [], sorted(contested) if contested else [])
 
     def _stands_off(self, src: str) -> bool:
         """A failed move leaves its target contested, unless it never arrived (no
@@ -418,6 +435,9 @@ class Movement:
 # An OrderResult from its four fields, built in C: calling the class goes through
 # its Python __new__ (and `_make` through a Python classmethod), once per order.
 _order_result = partial(tuple.__new__, OrderResult)
+
+_SORT_KEY = attrgetter("sort_key")
+_DISLODGED_SORT_KEY = attrgetter("unit.sort_key")
 
 # The rule for each kind of decision, by its number in the key.
 _RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (

@@ -66,6 +66,19 @@ class PhaseResult:
     disbanded: list[Unit] = field(default_factory=list)
     contested: list[str] = field(default_factory=list)
 
+    def __init__(
+        self, phase: str, orders: list[OrderResult], units: list[Unit], dislodged: list[DislodgedUnit] | None = None,
+        disbanded: list[Unit] | None = None, contested: list[str] | None = None,
+    ) -> None:
+        # Written into the instance's dict directly, as Unit does: the generated
+        # frozen __init__ sets each field through object.__setattr__, and every
+        # phase builds one (the fields and their defaults are as declared above).
+        fields = self.__dict__
+        fields["phase"], fields["orders"], fields["units"] = phase, orders, units
+        fields["dislodged"] = [] if dislodged is None else dislodged
+        fields["disbanded"] = [] if disbanded is None else disbanded
+        fields["contested"] = [] if contested is None else contested
+
     def to_json(self, detail: bool = False) -> dict[str, Any]:
         """The `pbem adjudicate --json` object; `detail` adds reasons and contested provinces."""
         out: dict[str, Any] = {
