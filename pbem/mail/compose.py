@@ -43,7 +43,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from pbem.kit.texts import md_plain
-from pbem.mail.headers import IdsHeader, known_ids, msg_ids, safe_header, safe_text
+from pbem.mail.headers import WRITING, IdsHeader, known_ids, msg_ids, safe_header, safe_text
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,7 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
         raise ValueError("compose needs an aware date")
     if not _recipients(mail):
         raise ValueError(f"mail {safe_header(mail.key)!r} has no recipients with a usable address")
-    msg = EmailMessage()
+    msg = EmailMessage(policy=WRITING)
     for name, value in _headers(mail, message_id_for(campaign, mail.key, domain), date):
         msg[name] = value
     plain, body = _converted(mail.markdown)

@@ -13,7 +13,9 @@ before the batch leaves the outgoing queue; at once for a mail given to `send` a
 process loses none of its lines, and only a power cut in the middle of a batch could have that
 batch's mail sent again. (A crash inside the
 server's reply itself cannot be known by anyone; the journal then has no line and the mail
-goes again.) The connection is opened on the first mail and kept for the whole batch.
+goes again.) The connection is opened on the first mail and kept for the whole batch; within
+`shared_sessions` (a tick) it is kept past the batch for the next transport of the same server
+and account (see there).
 
 What the server says decides what happens next: a refused connection, a dropped session or
 a 421 means the server is unavailable (MailUnavailable: the delivery loop stops and everything
@@ -26,10 +28,11 @@ server accepted it.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import smtplib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
@@ -45,6 +48,38 @@ UNREACHABLE = (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, OSError
 
 class MailRefused(RuntimeError):
     """The server would not take this one message; it stays queued."""
+
+
+_idle: contextvars.ContextVar[dict[ServerSpec, smtplib.SMTP] | None] = contextvars.ContextVar("smtp_idle",
+                                                                                               default=None)
+"""Within `shared_sessions`: the open sessions no transport is using, by server and account."""
+
+
+@contextlib.contextmanager
+def shared_sessions() -> Iterator[None]:
+    """Within it (a tick), transports with the same settings (server, port, TLS, account) share
+    one SMTP session: opened with the first mail, handed on when a transport closes its batch,
+    quit at the end. Fifty campaigns under one pbem.toml then cost one TLS handshake and login,
+    not fifty. A session taken up again must answer a NOOP first; one the server dropped
+    meanwhile is closed and a new one opened, so no mail is ever sent into a dead session
+    (whether a mail got through a session that broke under it cannot be known: it waits for
+    the next tick, as without sharing). Each transport keeps its own journal and batch."""
+    if _idle.get() is not None:
+        yield
+        return
+    token = _idle.set({})
+    try:
+        yield
+    finally:
+        sessions = _idle.get() or {}
+        _idle.reset(token)
+        for connection in sessions.values():
+            _quit(connection)
+
+
+def _quit(connection: smtplib.SMTP) -> None:
+    with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+        connection.quit()
 
 
 class SmtpTransport:
@@ -101,11 +136,17 @@ class SmtpTransport:
         return f"{self.server.where} ({self.server.tls} TLS): {login}, NOOP answered {code}"
 
     def close(self) -> None:
+        """End the batch: the journal made durable, the session quit (or, within
+        `shared_sessions`, left open for the next transport of the same server and account)."""
         self._sync_journal()
         connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
-                connection.quit()
+        if connection is None:
+            return
+        idle = _idle.get()
+        if idle is not None and self.server not in idle:
+            idle[self.server] = connection
+        else:
+            _quit(connection)
 
     # -- talking to the server ----------------------------------------------------------
     def _hand_over(self, payload: EmailMessage | bytes, message_id: str, sender: str,
@@ -136,6 +177,9 @@ class SmtpTransport:
                 # sending again now could double it, so it waits for the next tick.
                 self._drop()
                 raise MailUnavailable(f"{self.server.where}: {describe(exc)}") from exc
+            except BaseException:
+                self._drop()        # broken off in mid-transaction: the session is never handed on
+                raise
             with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
                 connection.rset()
             time.sleep(self.server.backoff * 2**attempt)
@@ -149,8 +193,26 @@ class SmtpTransport:
 
     def _connected(self) -> smtplib.SMTP:
         if self._connection is None:
-            self._connection = self.server.patiently(self._open, UNREACHABLE)
+            # inside `patiently`: a server given up earlier in this run is not used, shared or not
+            self._connection = self.server.patiently(lambda: self._taken_up() or self._open(), UNREACHABLE)
         return self._connection
+
+    def _taken_up(self) -> smtplib.SMTP | None:
+        """The idle session of this tick to the same server and account, if it answers a NOOP
+        (one round trip, where a new session costs a TLS handshake and a login); a session that
+        does not is closed, and the caller opens a new one."""
+        idle = _idle.get()
+        connection = idle.pop(self.server, None) if idle is not None else None
+        if connection is None:
+            return None
+        try:
+            if connection.noop()[0] == 250:
+                return connection
+        except (*UNREACHABLE, smtplib.SMTPException):
+            pass
+        with contextlib.suppress(*UNREACHABLE, smtplib.SMTPException):
+            connection.close()
+        return None
 
     def _open(self) -> smtplib.SMTP:
         server = self.server

@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pbem.kit.maps import PlaceMap, Point
 from pbem.kit.scene import Clash, Move, Piece, Scene
-from pbem.pictures import palette, placement
+from pbem.pictures import palette, placement, still
 from pbem.pictures.layout import Layout, Shape, layout, shared_border
 from pbem.pictures.legend import legend
 from pbem.pictures.marks import ARROWS, BORDERS, CLASHES, FAILED_DASHES, oneway_tip
@@ -46,20 +46,30 @@ class Style:
         return palette.tint(self.colours[owner])
 
 
+@dataclass(frozen=True)
+class Base:
+    """What the picture of a map draws the same whatever the scene (pbem/pictures/still.py)."""
+
+    where: Layout
+    borders: str
+    """The borders group, whole."""
+    outlines: dict[str, str]
+    """Each area's outline, as a path's `d`."""
+
+
 def draw(places: PlaceMap, scene: Scene, width: int = WIDTH) -> str:
     """The picture of `scene` on `places`, as an SVG document."""
     style = Style.of(scene)
-    where = layout(places, width - 2 * MARGIN, TITLE_HEIGHT)
-    where = Layout({k: Shape([(x + MARGIN, y) for x, y in s.polygon], (s.centre[0] + MARGIN, s.centre[1]))
-                    for k, s in where.shapes.items()}, width, where.height, where.size)
+    base = still.kept(places, width, lambda: _base(places, width))
+    where = base.where
     top = TITLE_HEIGHT + where.height + MARGIN
     placed = placement.place(places, scene, where, bounds(width, top))
     key, key_height = legend(places, scene, style.colours, style.patterns, width, top)
     height = math.ceil(top + key_height + MARGIN)
     parts = [
         _head(width, height, style),
-        _group("areas", _areas(places, scene, where, style)),
-        _group("borders", _borders(places, where)),
+        _group("areas", _areas(places, scene, base.outlines, style)),
+        base.borders,
         _group("labels", _labels(placed, where)),
         _group("clashes", (_clash(p, where) for p in placed if p.kind == "clash")),
         _group("moves", (_arrow(m, where, i) for i, m in enumerate(scene.moves)
@@ -70,6 +80,14 @@ def draw(places: PlaceMap, scene: Scene, width: int = WIDTH) -> str:
         "</svg>\n",
     ]
     return "\n".join(parts)
+
+
+def _base(places: PlaceMap, width: int) -> Base:
+    fitted = layout(places, width - 2 * MARGIN, TITLE_HEIGHT)
+    where = Layout({k: Shape([(x + MARGIN, y) for x, y in s.polygon], (s.centre[0] + MARGIN, s.centre[1]))
+                    for k, s in fitted.shapes.items()}, width, fitted.height, fitted.size)
+    outlines = {place: _path(shape.polygon) for place, shape in where.shapes.items()}
+    return Base(where, _group("borders", _borders(places, where)), outlines)
 
 
 def _head(width: int, height: int, style: Style) -> str:
@@ -115,13 +133,12 @@ def _path(points: list[Point], closed: bool = True) -> str:
     return f"M{head[0]},{head[1]} " + " ".join(f"L{x},{y}" for x, y in rest) + (" Z" if closed else "")
 
 
-def _areas(places: PlaceMap, scene: Scene, where: Layout, style: Style) -> Iterable[str]:
+def _areas(places: PlaceMap, scene: Scene, outlines: dict[str, str], style: Style) -> Iterable[str]:
     for place in places.places():
-        shape = where.shapes[place]
         owner = scene.owners.get(place, "")
         owner = owner if owner in style.colours else ""
         fill = style.area(owner) if owner else palette.terrain_fill(places.terrain(place))
-        d = _path(shape.polygon)
+        d = outlines[place]
         over = f'<path d="{d}" fill="url(#pat-{escape(owner)})"/>' if owner and style.patterns[owner] else ""
         yield (f'<g class="place" data-place={quoteattr(place)} data-owner={quoteattr(owner)}>'
                f'<title>{escape(places.label(place))}</title>'

@@ -15,6 +15,7 @@ from pbem.delivery.welcome import send_owed as send_owed_welcomes
 from pbem.intake.isolation import is_injected
 from pbem.intake.journal import prune as prune_journal
 from pbem.mail.connection import forget_unreachable
+from pbem.mail.smtp import shared_sessions
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset
 from pbem.stages import setup_rules
@@ -34,10 +35,12 @@ from pbem.tick.resolve import resolve_due
 
 
 def tick_busy(root: Path, folders: list[Path], now: datetime, faults: Faults | None, log: TickLog) -> TickLog:
-    """The shared mailbox read once for all its campaigns, then each campaign with work."""
+    """The shared mailbox read once for all its campaigns, then each campaign with work; the
+    campaigns sending by the same SMTP server and account share one session (pbem/mail/smtp.py)."""
     faults = faults or Faults()
     forget_unreachable()
-    with batched_folder_syncs():        # folder fsyncs once per folder, before anything leaves (store.py)
+    # folder fsyncs once per folder, before anything leaves (store.py)
+    with batched_folder_syncs(), shared_sessions():
         unread = intake_shared(root, now, faults, log)
         for folder in folders:
             if not idle.skippable(folder, now):     # the shared mailbox may just have given it mail

@@ -302,7 +302,8 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
                     draw: Callable[[], int] = free_port, clashes: list[str] | None = None) -> Any:
     """Returns a started aiosmtpd Controller (runs its own asyncio loop in a thread).
     Setting `controller.handler.refuse` to a reply such as "451 4.3.0 Try later" makes the
-    relay refuse every message with it (a server that is up but will not take mail). A drawn
+    relay refuse every message with it (a server that is up but will not take mail);
+    `controller.handler.logins` and `.quits` count the sessions logged in and quit. A drawn
     port another process took meanwhile is drawn again (`draw`), each clash noted in `clashes`."""
     import asyncio
     import logging
@@ -316,6 +317,12 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
         refuse = ""
         refused = 0
         accepted = 0
+        logins = 0
+        quits = 0
+
+        async def handle_QUIT(self, server, session, envelope):
+            self.quits += 1
+            return "221 Bye"
 
         async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
             if address.lower() not in {u.lower() for u in dovecot.users}:
@@ -351,6 +358,7 @@ def make_smtp_relay(dovecot: Dovecot, *, port: int | None = None, tls: bool = Tr
             if isinstance(auth_data, LoginPassword):
                 user = auth_data.login.decode()
                 if auth_users.get(user) == auth_data.password.decode():
+                    server.event_handler.logins += 1
                     return AuthResult(success=True)
             return AuthResult(success=False, handled=False)
         kwargs.update(authenticator=authenticator, auth_required=True,

@@ -332,3 +332,18 @@ def test_a_subject_that_fits_on_one_line_is_never_folded_behind_an_empty_first_l
     subject = "[dip-demo] reminder: Spring 1902 movement due Wed 02 Dec 2026 20:00 GMT"
     queued = enqueue(tmp_path, build(dataclasses.replace(REPORT, subject=subject))).read_bytes()
     assert f"\r\nSubject: {subject}\r\n".encode() in queued
+
+
+def test_headers_written_with_the_kept_header_classes_are_the_email_packages_own() -> None:
+    from email import policy
+
+    from pbem.mail.headers import WRITING
+
+    values = {"From": "Zoë Rift <rift@pbem.test>", "To": "a@pbem.test, Bob <b@pbem.test>",
+              "Subject": "[rift] Turn 3: résumé " + "long " * 30, "Date": "Mon, 23 Nov 2026 10:00:00 +0000",
+              "Content-Type": 'text/plain; charset="utf-8"', "Auto-Submitted": "auto-replied"}
+    for _ in range(2):                                  # the second time from the kept classes
+        for name, value in values.items():
+            kept, own = WRITING.header_factory(name, value), policy.default.header_factory(name, value)
+            assert type(kept).__mro__[1:] == type(own).__mro__[1:]
+            assert kept.fold(policy=policy.SMTP) == own.fold(policy=policy.SMTP)

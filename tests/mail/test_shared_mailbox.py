@@ -71,6 +71,17 @@ def test_each_message_reaches_the_campaign_its_envelope_names(dovecot: Dovecot, 
     assert not any("NOT PROCESSED" in line for line in log.lines)
 
 
+def test_a_tick_logs_in_to_the_smtp_server_once_for_all_its_campaigns(dovecot: Dovecot, relay: Relay,
+                                                                     site: Path) -> None:
+    for hour in (1, 2):
+        append(dovecot, *(red("R-1 H\n", subject=f"[{name}] orders", message_id=f"<{name}-{hour}@x>")
+                          for name in ("rift", "vale")))
+        log = run(site, hour)
+        assert {line.split(":")[0] for line in log.lines if ": delivered" in line} == {"rift", "vale"}
+        assert (relay.handler.logins, relay.handler.quits) == (hour, hour)    # one session a tick, quit at its end
+    assert len(mailbox(dovecot, "alice@pbem.test")) == 4
+
+
 def test_mail_for_no_campaign_is_answered_once_and_marked_done(dovecot: Dovecot, site: Path) -> None:
     append(dovecot,
            order_mail("Eve <eve@pbem.test>", "hello", subject="[nowhere] orders", message_id="<named@x>"),

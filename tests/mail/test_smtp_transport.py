@@ -10,7 +10,7 @@ import pytest
 from pbem.delivery.outqueue import deliver, enqueue, pending
 from pbem.mail.connection import MailUnavailable, forget_unreachable
 from pbem.mail.outbox import open_transport
-from pbem.mail.smtp import MailRefused, SmtpTransport
+from pbem.mail.smtp import MailRefused, SmtpTransport, shared_sessions
 from tests.mail.conftest import (
     ORDERS_BOX,
     USERS,
@@ -152,3 +152,54 @@ def test_a_queued_mail_reaches_the_server_as_the_bytes_queued(dovecot: Dovecot, 
         client.logout()
     assert raw.endswith(queued)             # the relay and the server only add their Received lines on top
     assert "<note-9@pbem.test>" in (tmp_path / "outbox" / "smtp-journal.txt").read_text()
+
+
+def test_campaigns_of_one_server_and_account_share_one_session_within_a_run(dovecot: Dovecot, relay: Relay,
+                                                                             tmp_path: Path) -> None:
+    with shared_sessions():
+        for number in range(3):
+            campaign = tmp_path / f"c{number}"
+            enqueue(campaign, note(number))
+            assert deliver(campaign, transport(dovecot, relay, campaign)) == (1, [])
+            assert relay.handler.quits == 0                          # kept for the next campaign
+    assert (relay.handler.logins, relay.handler.quits) == (1, 1)    # quit when the run ends
+    assert sorted(message_ids(mailbox(dovecot, "alice@pbem.test"))) == [f"<note-{n}@pbem.test>" for n in range(3)]
+    for number in range(3):                                           # each campaign keeps its own journal
+        assert f"<note-{number}@pbem.test>" in (tmp_path / f"c{number}" / "outbox" / "smtp-journal.txt").read_text()
+
+
+def test_outside_a_run_and_with_other_settings_each_transport_has_its_own_session(dovecot: Dovecot, relay: Relay,
+                                                                                  tmp_path: Path) -> None:
+    for number in range(2):
+        transport(dovecot, relay, tmp_path).send(note(number))
+    with shared_sessions():
+        transport(dovecot, relay, tmp_path).send(note(2))
+        transport(dovecot, relay, tmp_path, timeout=7).send(note(3))
+    assert (relay.handler.logins, relay.handler.accepted) == (4, 4)
+
+
+def test_a_shared_session_the_server_dropped_is_opened_anew_and_nothing_sent_twice(dovecot: Dovecot, relay: Relay,
+                                                                                   tmp_path: Path) -> None:
+    with shared_sessions():
+        first = transport(dovecot, relay, tmp_path / "c0")
+        first.send(note(0))
+        first.close()
+        relay.stop()                                  # the server restarts: the kept session is dead
+        relay.start()
+        enqueue(tmp_path / "c1", note(1))
+        assert deliver(tmp_path / "c1", transport(dovecot, relay, tmp_path / "c1")) == (1, [])
+    assert (relay.handler.logins, relay.handler.accepted) == (1, 1)   # the restarted relay's own counts
+    assert sorted(message_ids(mailbox(dovecot, "alice@pbem.test"))) == ["<note-0@pbem.test>", "<note-1@pbem.test>"]
+
+
+def test_a_server_given_up_in_a_run_is_not_tried_again_through_a_shared_session(dovecot: Dovecot, relay: Relay,
+                                                                              tmp_path: Path) -> None:
+    with shared_sessions():
+        transport(dovecot, relay, tmp_path / "c0").send(note(0))
+        relay.handler.refuse = "451 4.3.0 Try again later"
+        for number in (1, 2):
+            enqueue(tmp_path / f"c{number}", note(number))
+        first = deliver(tmp_path / "c1", transport(dovecot, relay, tmp_path / "c1"))
+        second = deliver(tmp_path / "c2", transport(dovecot, relay, tmp_path / "c2"))
+    assert "still deferring after 2 tries" in first[1][0] and "(earlier in this run)" in second[1][0]
+    assert relay.handler.refused == 2 and len(pending(tmp_path / "c2")) == 1
