@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pbem.kit import maps as kitmaps
 from pbem.kit.hexes import load_hexmap
 from pbem.kit.maps import Edge, Geometry, PlaceMap
 from pbem.kit.territories import load_map
@@ -37,7 +38,6 @@ from pbem.rulesets.diplomacy.board import standard_board
 
 MAPS = Path(__file__).resolve().parents[1] / "rules" / "maps"
 GOAL_PATH_MS = 60.0
-SHIPPED = 5            # the first maps of `maps()`; the generated ones show how it scales
 
 
 class Generated:
@@ -108,11 +108,19 @@ def median(step: Callable[[], object], runs: int) -> tuple[float, object, float]
     return statistics.median(times), result, statistics.median(cpu)
 
 
-def maps(schematic: bool) -> list[PlaceMap]:
-    out: list[PlaceMap] = [load_map(MAPS / "rift_valley.toml"),
-                           standard_board("standard")]
+def shipped_maps() -> list[PlaceMap]:
+    """Every map pbem ships: rules/maps/ and the folders rule systems keep their own maps in."""
+    out: list[PlaceMap] = [load_map(MAPS / "rift_valley.toml"), standard_board("standard")]
     out += [load_hexmap(MAPS / f"{name}.toml") for name in ("three_crowns", "four_marches", "six_thrones")]
-    out += [Generated(2000, "hexes"), Generated(2000, "points")]
+    drawn = {"rift_valley", "standard", "three_crowns", "four_marches", "six_thrones"}
+    others = [MAPS / f"{name}.toml" for name in kitmaps.ready_made() if name not in drawn]
+    others += sorted((MAPS / "wandering_tribes").glob("*.toml"))
+    others.append(MAPS.parent / "star_wars_miniatures" / "ten_factions.toml")
+    return out + [kitmaps.load(path) for path in others]
+
+
+def maps(schematic: bool) -> list[PlaceMap]:
+    out = [*shipped_maps(), Generated(2000, "hexes"), Generated(2000, "points")]
     return out + ([Generated(2000, "none")] if schematic else [])
 
 
@@ -123,20 +131,21 @@ def main() -> None:
     parser.add_argument("--shipped", action="store_true", help="only the shipped maps (no generated 2,000-place ones)")
     args = parser.parse_args()
     draw(maps(False)[0], Scene("warm-up"))        # imports (scipy) once, outside the timings
-    print(f"{'map':<24} {'places':>6} {'draw ms':>8} {'resvg ms':>8} {'palette ms':>10} {'path ms':>8} "
+    print(f"{'map':<32} {'places':>6} {'draw ms':>8} {'resvg ms':>8} {'palette ms':>10} {'path ms':>8} "
           f"{'path CPU ms':>11} {'goal':>7} {'SVG KB':>7} {'RGBA KB':>7} {'PNG KB':>7}")
     shipped: list[tuple[float, float]] = []
-    for number, places in enumerate(maps(args.schematic)[:SHIPPED] if args.shipped else maps(args.schematic)):
+    count = len(shipped_maps())
+    for number, places in enumerate(shipped_maps() if args.shipped else maps(args.schematic)):
         scene = scene_for(places)
         draw_time, svg, _ = median(lambda p=places, s=scene: draw(p, s), args.runs)
         raster_time, pixels, _ = median(lambda s=svg: rasterise(str(s)), args.runs)
         palette_time, data, _ = median(lambda d=pixels: fewer_colours(d), args.runs)  # type: ignore[arg-type]
         path_time, _, path_cpu_time = median(lambda s=svg: fewer_colours(rasterise(str(s))), args.runs)
         path, path_cpu = path_time * 1000, path_cpu_time * 1000
-        goal = f"<{GOAL_PATH_MS:.0f}" if number < SHIPPED else ""
-        if number < SHIPPED:
+        goal = f"<{GOAL_PATH_MS:.0f}" if number < count else ""
+        if number < count:
             shipped.append((path, path_cpu))
-        print(f"{places.name:<24} {len(places.places()):>6} {draw_time * 1000:>8.0f} {raster_time * 1000:>8.0f} "
+        print(f"{places.name:<32} {len(places.places()):>6} {draw_time * 1000:>8.0f} {raster_time * 1000:>8.0f} "
               f"{palette_time * 1000:>10.0f} {path:>8.0f} {path_cpu:>11.0f} {goal:>7} "
               f"{len(str(svg)) / 1024:>7.0f} {len(pixels.rgba) / 1024:>7.0f} "  # type: ignore[union-attr]
               f"{len(bytes(data)) / 1024:>7.0f}", flush=True)  # type: ignore[arg-type]
