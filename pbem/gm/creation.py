@@ -19,6 +19,7 @@ from pbem.errors import UserError
 from pbem.gm.positions import Position
 from pbem.kit.players import field_problems, unknown_fields, with_defaults
 from pbem.kit.text import shown, text_problem
+from pbem.kit.texts import counted
 from pbem.rulesets import registry
 from pbem.rulesets.base import AnyRuleset, PositionError
 from pbem.stages import setup_rules, turns
@@ -233,8 +234,9 @@ def warnings(ruleset_name: str, map_name: str, players: list[NewPlayer]) -> list
              f"tokens like {p.faction.upper()}-1" for p in players if p.faction != p.faction.upper()]
     seats = map_seats(map_name or registry.get(ruleset_name).default_map)
     if seats and len(players) < seats:
-        found.append(f"{len(players)} player(s) on a map for {seats}: the {seats - len(players)} seat(s) "
-                     "nobody takes stay empty (add --player to fill them)")
+        empty = counted(seats - len(players), "seat")
+        found.append(f"{counted(len(players), 'player')} on a map for {seats}: the {empty} nobody takes stay empty "
+                     "(add --player to fill them)")
     return found
 
 
@@ -289,8 +291,8 @@ def map_seats(map_name: str) -> int:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return 0
-    counted = data.get("players") or len(data.get("homes") or {}) or len(data.get("powers") or {})
-    return counted if isinstance(counted, int) else 0
+    seats = data.get("players") or len(data.get("homes") or {}) or len(data.get("powers") or {})
+    return seats if isinstance(seats, int) else 0
 
 
 def _build(root: Path, name: str, data: dict[str, Any], now: datetime, welcome: dict[str, str] | None,

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pbem.kit.dice import Dice, TypedRoll
+from pbem.kit.texts import counted
 
 SHORT_FORM = "a purpose may be cut short after a whole word"
 
@@ -99,7 +100,7 @@ def fault(faces: tuple[int, ...], count: int, sides: int) -> str:
     """What is wrong with `faces` for a roll of `count` dice of `sides` sides ("" when nothing)."""
     if len(faces) != count:
         example = "+".join(str(min(i + 3, sides)) for i in range(count))
-        return f"{len(faces)} value(s) for {die_name(count, sides)}: give one per die, like `{example}`"
+        return f"{counted(len(faces), 'value')} for {die_name(count, sides)}: give one per die, like `{example}`"
     off = [f for f in faces if not 1 <= f <= sides]
     return f"{off[0]} is not a face of a D{sides} (1 to {sides})" if off else ""
 

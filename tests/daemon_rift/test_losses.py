@@ -152,7 +152,7 @@ def test_dr_los_10_green_replacement_loses_a_random_item_rerolling_above_the_cou
     assert [i.name for i in c.items] == ["Sword", "Talisman"]
     assert [(m.name, m.value) for m in c.marks_of(LOST_ITEM)] == [("Shield", 10)]
     assert c.marks_of(GREEN) and not c.marks_of("upgrade") and c.counters[DEATHS] == 0
-    assert out[1:] == ["C1:re-rolled: only 3 item(s)", "C1:loses Shield (10 points)"] and dice.unused == []
+    assert out[1:] == ["C1:re-rolled: only 3 items", "C1:loses Shield (10 points)"] and dice.unused == []
 
 
 def test_dr_los_10_character_without_items_loses_nothing_and_player_choice_option(rules: RuleBook) -> None:

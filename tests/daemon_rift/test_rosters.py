@@ -264,6 +264,6 @@ def test_veterans_roll_of_honour_lists_the_most_upgraded_entries_of_active_lists
     state.lists["R-1"].roster = r
     rows = veterans(state)
     assert [row["name"] for row in rows] == ["Captain", "Spearmen"]
-    assert rows[0]["honours"] == "+1 Move, +1 T, survived 1 death(s)"
+    assert rows[0]["honours"] == "+1 Move, +1 T, survived 1 death"
     state.lists["R-1"].status = LIST_ELIMINATED
     assert veterans(state) == []

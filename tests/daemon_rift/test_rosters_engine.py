@@ -166,7 +166,7 @@ def test_dr_lst_5_and_dr_los_19_briefing_shows_one_list_per_side_with_carried_lo
     [brief] = [m for m in outbox(battle, "alice") if "briefing" in str(m["Subject"])]
     text = body(brief)
     assert text.count("### Red:") == 1 and text.count("### Blue:") == 1
-    assert "| U1 Orc Boyz | infantry | 20 models | 120 |" in text and "2 model(s) fewer" in text
+    assert "| U1 Orc Boyz | infantry | 20 models | 120 |" in text and "2 models fewer" in text
     assert "SHEET 1" in text
 
 

@@ -55,7 +55,7 @@ def test_the_typed_swap_die_decides_where_the_battle_is_fought(swap: Campaign) -
                      "7 is not a face of a D6 (1 to 6)"),
     ("# nothing rolled yet\n", f"the dice file runs short (it lists no roll): the rules roll D6 for `{SWAP}`; "
                                f"add the line `{SWAP}: <value>`"),
-    (f"{SWAP}: 2+3\n", "2 value(s) for D6: give one per die"),
+    (f"{SWAP}: 2+3\n", "2 values for D6: give one per die"),
 ], ids=["left-over", "off-the-die", "short", "two-faces"])
 def test_a_dice_file_that_does_not_fit_is_refused_whole_and_nothing_changes(swap: Campaign, lines: str,
                                                                             said: str) -> None:

@@ -65,5 +65,5 @@ def test_fewer_players_than_the_map_has_seats_is_a_warning(tmp_path: Path, capsy
     assert main(["new", "dip", "--root", str(tmp_path), "--ruleset", "diplomacy", *GM,
                  "--player", "eng,Alice,alice@test.localhost,England"]) == 0
     assert capsys.readouterr().err.splitlines() == [
-        "pbem new: warning: 1 player(s) on a map for 7: the 6 seat(s) nobody takes stay empty "
+        "pbem new: warning: 1 player on a map for 7: the 6 seats nobody takes stay empty "
         "(add --player to fill them)"]

@@ -72,7 +72,7 @@ def test_prompted_dice_ask_again_until_the_value_fits_the_die() -> None:
     assert dice.roll("morale: B-1").faces == (3,)
     assert prompts == ["morale: B-1: roll D6, value? "] * 4
     assert shown == ["'9': 9 is not a face of a D6 (1 to 6); type D6 again", "'': not a die's value; type D6 again",
-                     "'4+1': 2 value(s) for D6: give one per die, like `3`; type D6 again"]
+                     "'4+1': 2 values for D6: give one per die, like `3`; type D6 again"]
     assert dice.log == [TypedRoll(0, "morale: B-1", 6, (3,), "Ann")]
 
 

@@ -51,5 +51,5 @@ def test_a_total_typed_for_two_dice_is_refused_with_its_line(tmp_path: Path) -> 
     before = files(camp.folder)
     code, _, err = resolve_with(camp.folder, DICE.replace("5+5", "10"))
     assert code == 1 and "line 1 `exploration of T21 by RED1: 10` for `exploration of T21 by RED1`: " \
-                         "1 value(s) for 2D6: give one per die, like `3+4`" in err
+                         "1 value for 2D6: give one per die, like `3+4`" in err
     assert files(camp.folder) == before

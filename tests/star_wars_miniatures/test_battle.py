@@ -226,7 +226,7 @@ def test_swm_stk_sc12_four_squads_retreats_overstack_and_the_saving_strategic_mo
     world = World(st, helpers.test_map(), cat, book)
     done = mv.SlotMoves()
     lines = [mv.move(world, ["alice"], s, ["B2"], done) for s in ("S1", "S4", "S5")]
-    assert lines[2].startswith("MOVE S5 B2: refused, B2 already holds 2 attacking squad(s)")
+    assert lines[2].startswith("MOVE S5 B2: refused, B2 already holds 2 attacking squads")
     assert len(st.squads_in("B2")) == 4
     battle = bt.settle(world, ["alice"], done.entered, done.attackers, ScriptedDice([]), ["B11-1"]).battles[0]
     killed = [Event(KILLED, f"r2_{n}", "none") for n in range(6)] + [Event(KILLED, "c1", "none")]

@@ -106,7 +106,7 @@ def test_swm_eco_sc6_building_at_the_capital_room_and_the_two_per_turn_cap(cat: 
     assert sorted(s.id for s in st.squads_in("A1")) == ["S4", "S6"] and st.squads["S2"].place == "A3"
     skipped = [entry for entry in st.log if "skipped" in entry]
     assert [s.split(": skipped, ")[1] for s in skipped] == [
-        "A1 already holds 2 squad(s), its stacking limit.", "at most 2 new squads a turn."]
+        "A1 already holds 2 squads, its stacking limit.", "at most 2 new squads a turn."]
     assert all(tr.banked(t) == 0 and not tr.bought(t) for t in st.squads["S4"].troops)
     assert (st.squads["S4"].points, st.squads["S4"].damaged) == (150, False)
     done = mv.SlotMoves()

@@ -127,7 +127,7 @@ def test_swm_mov_sc3_allied_moves_pass_through_and_share_entries_and_the_attacke
     lines = [mv.move(world, side, "M1", ["C2", "A3"], done), mv.move(world, side, "M2", ["B2", "A2"], done),
              mv.move(world, side, "R1", ["A3"], done), mv.move(world, side, "R5", ["B2", "A2"], done)]
     assert lines == ["M1 moves to A3.", "M2 moves to A2.", "R1 moves to A3.",
-                     "MOVE R5 B2 A2: refused, A2 already holds 1 attacking squad(s), its stacking limit (SWM-MOV-12); "
+                     "MOVE R5 B2 A2: refused, A2 already holds 1 attacking squad, its stacking limit (SWM-MOV-12); "
                      "R5 holds in B1"]
     assert done.entered == ["A3", "A2"] and done.attackers == {"A3": ["M1", "R1"], "A2": ["M2"]}
     assert len(st.squads_in("A3")) == 3

@@ -29,7 +29,7 @@ def test_typed_dice_of_a_round_stopped_half_way_are_used_again_and_only_the_rest
     term.type("u")
     term.wait_for(T8)
     term.type("7")
-    term.wait_for("'7': 1 value(s) for 2D6: give one per die, like `3+4`; type 2D6 again")
+    term.wait_for("'7': 1 value for 2D6: give one per die, like `3+4`; type 2D6 again")
     term.type("3+4")
     term.wait_for(T9)
     term.type("\x04")

@@ -40,6 +40,7 @@ from typing import Any
 from pbem.kit.hexes import HexMap
 from pbem.kit.orders import IllegalOrder, InvalidOrder, NameIndex, NotAnOrder, OrderProblem, quoted
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.texts import counted
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.base import Parsed
 from pbem.rulesets.conquest import battle_orders
@@ -250,7 +251,7 @@ def assault(reader: Reader, rest: str, payload: dict[str, Any]) -> str:
         raise IllegalOrder(f"you are not besieging {reader.gmap.label(tile)}")
     limit = int(reader.rules["siege.assaults_per_round"])
     if payload["assaults"].count(tile) >= limit:
-        raise IllegalOrder(f"at most {limit} assault(s) per siege and round (siege.assaults_per_round); "
+        raise IllegalOrder(f"at most {counted(limit, 'assault')} per siege and round (siege.assaults_per_round); "
                            f"{tile} is already listed")
     payload["assaults"].append(tile)
     return f"ASSAULT {tile}"

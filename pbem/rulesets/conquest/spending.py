@@ -17,6 +17,7 @@ from pbem.kit.dice import Dice
 from pbem.kit.hexes import HexMap
 from pbem.kit.rulebook import RuleBook
 from pbem.kit.sequential import carry_out
+from pbem.kit.texts import counted
 from pbem.rulesets.conquest import tiles as tilesmod
 from pbem.rulesets.conquest.empire import (
     GAIN_BUILD,
@@ -300,7 +301,7 @@ class Phase:
             raise Treasury(f"{self.label(action.tile)} is not next to {self.who(player)}'s tiles")
         limit = int(self.rules["raid.max_per_tile_per_round"])
         if limit and self.raids.get(action.tile, 0) >= limit:
-            raise Treasury(f"{self.label(action.tile)} was already raided {limit} time(s) this round")
+            raise Treasury(f"{self.label(action.tile)} was already raided {counted(limit, 'time')} this round")
         self.pay(player, int(self.rules["spending.costs.raid"]))
         self.raids[action.tile] = self.raids.get(action.tile, 0) + 1
         mult, sides = int(self.rules["raid.multiplier"]), int(self.rules["raid.sides"])
@@ -348,7 +349,7 @@ class Phase:
             if self.rules["plunder.requires_win"]:
                 raise Treasury(f"{self.who(player)} already plundered {self.who(owner)} once for each battle "
                                "won against it")
-            raise Treasury(f"{self.who(player)} already plundered {self.who(owner)} {used} time(s) this round "
+            raise Treasury(f"{self.who(player)} already plundered {self.who(owner)} {counted(used, 'time')} this round "
                            "(plunder.limit_per_win)")
         self.pay(player, int(self.rules["spending.costs.plunder"]))
         self.plunders[(player, owner)] = used + 1

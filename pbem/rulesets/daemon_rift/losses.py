@@ -23,6 +23,7 @@ from fractions import Fraction
 from pbem.kit.dice import Dice
 from pbem.kit.roster import Entry, Mark, Roster
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.texts import counted
 from pbem.rulesets.daemon_rift.sheets import Sheet, SheetLine
 
 MISSING = "missing_models"
@@ -205,7 +206,7 @@ class Losses:
                 item = e.items[die - 1]
                 record.result = f"loses {item.name} ({item.points} points)"
                 return die - 1
-            record.result = f"re-rolled: only {count} item(s)"
+            record.result = f"re-rolled: only {counted(count, 'item')}"
 
     # -- infantry, cavalry and 2-wound units (DR-LOS-9, 11 to 15) --
     def _unit(self, e: Entry) -> None:

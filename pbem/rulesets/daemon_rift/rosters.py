@@ -46,6 +46,7 @@ from pbem.kit.roster import (
     toml_blocks,
 )
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.texts import counted
 from pbem.kit.tomlio import from_data, to_data
 from pbem.rulesets.daemon_rift import losses, setup
 from pbem.rulesets.daemon_rift import parse as dr_parse
@@ -447,9 +448,9 @@ def entry_row(e: Entry, army: str = "") -> dict[str, str]:
     size = f"W{e.wounds}" if e.models == 1 else f"{e.models} models" + (f", W{e.wounds}" if e.wounds > 1 else "")
     pending = []
     if e.total(losses.MISSING):
-        pending.append(f"{e.total(losses.MISSING)} model(s) fewer")
+        pending.append(f"{counted(e.total(losses.MISSING), 'model')} fewer")
     if e.total(losses.WOUNDS):
-        pending.append(f"{e.total(losses.WOUNDS)} wound(s) lost")
+        pending.append(f"{counted(e.total(losses.WOUNDS), 'wound')} lost")
     scars = ["green replacement"] if e.marks_of(losses.GREEN) else []
     scars += [f"lacks {m.name} ({m.value} points, repairable)" for m in e.marks_of(losses.LOST_ITEM)]
     if e.counters.get(losses.DEATHS):
@@ -480,6 +481,6 @@ def veterans(state: DRState, limit: int = 5) -> list[dict[str, str]]:
                 rows.append((len(ups) + deaths, {
                     "faction": state.factions[lst.faction].name, "army": lst.name or lst.key, "name": e.name,
                     "honours": ", ".join([f"+1 {u}" for u in ups]
-                                         + ([f"survived {deaths} death(s)"] if deaths else []))}))
+                                         + ([f"survived {counted(deaths, 'death')}"] if deaths else []))}))
     rows.sort(key=lambda r: -r[0])
     return [r for _, r in rows[:limit]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.kit.dice import Dice
 from pbem.kit.places import natural_key as natural
 from pbem.kit.roster import Entry
+from pbem.kit.texts import counted
 from pbem.rulesets.mighty_kingdoms import artefacts, medals, player_order
 from pbem.rulesets.mighty_kingdoms.chronicle import Section
 from pbem.rulesets.mighty_kingdoms.model import MEDAL, SCAR, Army, MKState, MKView, TileState, unit_key
@@ -73,7 +74,8 @@ def roll_units(view: MKView, army: Army, dice: Dice, section: Section) -> list[E
         entry.drop_marks(MEDAL, SCAR)                       # MK-MED-9, MK-SCR-7: cleared whatever the roll
         if gained == suffered:
             if gained:
-                section.add(f"{_who(army, entry)}: {gained} medal(s) and {suffered} scar(s) cancel out; no roll")
+                both = f"{counted(gained, 'medal')} and {counted(suffered, 'scar')}"
+                section.add(f"{_who(army, entry)}: {both} cancel out; no roll")
             continue
         if roll_one(view, army, entry, gained - suffered, dice, section):
             destroyed.append(entry)

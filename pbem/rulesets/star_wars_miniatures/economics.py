@@ -11,6 +11,7 @@ from itertools import groupby
 from pbem.kit.dice import Dice
 from pbem.kit.roster import Entry as Troop
 from pbem.kit.roster import Roster
+from pbem.kit.texts import counted
 from pbem.rulesets.star_wars_miniatures import composition as comp
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.advantages import buy, operative, shuttle
@@ -166,7 +167,7 @@ def build(world: World, player: str, item: Item) -> str:
         return f"at most {world.book['economy.max_new_squads_per_turn']} new squads a turn"
     capital = next((t for t in sites if world.room(t)), sites[0])
     if world.book["economy.build_requires_room"] and not world.room(capital):
-        return f"{capital} already holds {len(world.stacked(capital))} squad(s), its stacking limit"
+        return f"{capital} already holds {counted(len(world.stacked(capital)), 'squad')}, its stacking limit"
     troops = _new_troops(world, item.cards)
     why = _legal(world, player, troops, [])
     if why or (why := pay(world, player, sum(t.points for t in troops))):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pbem.kit.roster import Entry
 from pbem.kit.rulebook import RuleBook
+from pbem.kit.texts import counted
 from pbem.rulesets.star_wars_miniatures import battle as bt
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.catalog import Catalog
@@ -149,10 +150,10 @@ def _entries(world: World, owner: str, done: SlotMoves) -> set[str]:
 
 def _entry_refusal(world: World, owner: str, goal: str, done: SlotMoves) -> str:
     limit = int(world.book["movement.enemy_entries_per_turn"])
-    counted = _entries(world, owner, done)
-    if goal not in counted and goal not in done.uncounted and len(counted) >= limit:
+    entered = _entries(world, owner, done)
+    if goal not in entered and goal not in done.uncounted and len(entered) >= limit:
         return f"it would be a third enemy territory this turn (at most {limit}, SWM-MOV-11)"
     cap = world.stacking(goal)
     if world.book["stacking.attackers_max"] == "territory_limit" and len(done.attackers.get(goal, [])) >= cap:
-        return f"{goal} already holds {cap} attacking squad(s), its stacking limit (SWM-MOV-12)"
+        return f"{goal} already holds {counted(cap, 'attacking squad')}, its stacking limit (SWM-MOV-12)"
     return ""
