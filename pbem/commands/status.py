@@ -1,6 +1,6 @@
-"""`pbem status [--root DIR]`: every campaign's stage, deadline, for each player owing orders
-nothing sent / sent with N rejected lines / ready / waiting (pbem.stages.readiness), and the mail
-problems it waits on (a mailbox or mail server it cannot use)."""
+"""`pbem status [CAMPAIGN] [--root DIR]`: every campaign's (or the one named) stage, deadline,
+for each player owing orders nothing sent / sent with N rejected lines / ready / waiting
+(pbem.stages.readiness), and the mail problems it waits on (a mailbox or mail server it cannot use)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,25 @@ if TYPE_CHECKING:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("campaign", nargs="?", default="", help="only this campaign (default: every campaign under --root)")
     p.add_argument("--root", type=Path, default=Path("campaigns"),
                    help="the folder that holds the campaigns (default: campaigns)")
+
+
+def chosen(folders: list[Path], name: str, root: Path) -> list[Path]:
+    """The campaign folders to show: all, or the one named (a GM types the name he gave `pbem new`)."""
+    import difflib
+
+    from pbem.errors import UserError
+
+    if not name:
+        return folders
+    found = [f for f in folders if name in (f.name, str(f))]
+    if found:
+        return found
+    close = difflib.get_close_matches(name, [f.name for f in folders], n=1, cutoff=0.6)
+    hint = f"did you mean `{close[0]}`? " if close else ""
+    raise UserError(f"no campaign {name} under {root}; {hint}`pbem status --root {root}` lists every campaign")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if not discover(args.root):
         print(f"no campaigns in {args.root}; create one with `pbem new`")
     failed = 0
-    for folder in discover(args.root):
+    for folder in chosen(discover(args.root), args.campaign, args.root):
         try:
             show(Campaign(folder))
         except BrokenPipeError:      # the reader went away: pbem.cli ends quietly
@@ -47,6 +64,7 @@ def show(camp: Campaign) -> None:
     from datetime import UTC, datetime
 
     from pbem.delivery.outqueue import pending
+    from pbem.kit.texts import counted
     from pbem.rulesets import registry
     from pbem.stages import turns
     from pbem.stages.record import StageRecord
@@ -57,7 +75,7 @@ def show(camp: Campaign) -> None:
     if record.started and registry.get(camp.settings.ruleset).stage(turns.context(camp, datetime.now(UTC))).over:
         print(f"{camp.name}: the campaign is over ({record.title}); no orders are read and no deadline runs "
               f"(`pbem rollback {camp.name}` returns to just before a `pbem end`)")
-        print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+        print(f"  outbox: {counted(len(pending(folder)), 'mail')} waiting for delivery")
         return
     deadline = camp.settings.schedule.show(record.due) if record.due else "-"
     print(f"{camp.name}: {record.title if record.started else 'not started'}; deadline {deadline}"
@@ -76,7 +94,7 @@ def show(camp: Campaign) -> None:
     for p in camp.settings.players:
         print(f"  {p.id:<12} {p.faction_name or p.name:<16} {_player_line(camp, p.id, stage)}")
     _on_time(camp)
-    print(f"  outbox: {len(pending(folder))} mail(s) waiting for delivery")
+    print(f"  outbox: {counted(len(pending(folder)), 'mail')} waiting for delivery")
     for line in status_lines(folder):      # a broken mailbox or server: the campaign waits for it
         print(f"  {line}")
 

@@ -180,3 +180,13 @@ def reminder_time(camp: Campaign) -> datetime:
     due = StageRecord.read(camp.state).due
     assert due is not None
     return due - camp.settings.schedule.reminder + timedelta(minutes=1)
+
+
+def test_status_of_one_campaign_by_name_and_a_misspelt_name_gets_one_line_with_the_name_meant(
+        camp: Campaign, capsys: pytest.CaptureFixture[str]) -> None:
+    root = str(camp.folder.parent)
+    assert main(["status", camp.name, "--root", root]) == 0
+    assert capsys.readouterr().out.startswith(f"{camp.name}: ")
+    assert main(["status", camp.name[:-1] + "x", "--root", root]) != 0
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"did you mean `{camp.name}`?" in err and "Traceback" not in err
