@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic
 
 from pbem.errors import UserError as UserError
@@ -55,8 +55,7 @@ class Stage:
                                                   # once every group has a submission, not all of `owing`
     wakes: datetime | None = None  # a moment before the deadline when the stage may become ready with
                                    # no mail (a grace period ending); a tick with nothing to do sleeps until then
-    length: timedelta | None = None    # the rules' own window length; None = the `[schedule]` one of `window`
-    deadline: datetime | None = None   # a deadline the rules fix (`Phase.deadline`), before either length
+    deadline: datetime | None = None   # a deadline the rules fix (`Phase.deadline`), before the schedule's
 
 
 @dataclass
@@ -244,7 +243,7 @@ class Ruleset(Generic[S, M]):
         return Stage(name, self.stage_title(view, phase), self.turn_of(view.state), tuple(phase.owing(view)),
                      phase.window, waiting_for_gm=phase.waiting_for_gm(view), ready=phase.ready(view),
                      over=phase.over, owing_any=tuple(phase.owing_any(view)), wakes=phase.wakes(view),
-                     length=phase.length(view), deadline=phase.deadline(view))
+                     deadline=phase.deadline(view))
 
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
         """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and

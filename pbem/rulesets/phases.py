@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from pbem.kit.dice import Dice
@@ -94,10 +94,6 @@ def _never(view: View[Any, Any]) -> bool:
     return False
 
 
-def _schedule_length(view: View[Any, Any]) -> timedelta | None:
-    return None
-
-
 def _no_wake(view: View[Any, Any]) -> datetime | None:
     return None
 
@@ -140,11 +136,9 @@ class Phase(Generic[S, M]):
     over: bool = False                                           # the campaign has ended
     wakes: Callable[[View[S, M]], datetime | None] = _no_wake    # before the deadline, when `ready` may turn
                                                                  # true with no mail (a grace period ending)
-    length: Callable[[View[S, M]], timedelta | None] = _schedule_length   # how long the window stays open when
-                                                                 # the rules say so; None = the `[schedule]` length
     deadline: Callable[[View[S, M]], datetime | None] = _no_wake  # a deadline the rules fix (a player's own
-                                                                 # extension, the GM's grace): the engine keeps
-                                                                 # it, and every mail states it, not the schedule's
+                                                                 # extension, the GM's grace, a window of their own
+                                                                 # length): the engine keeps it, not the schedule's
 
 
 

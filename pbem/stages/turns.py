@@ -34,8 +34,7 @@ def context(camp: Campaign, now: datetime) -> Context:
 def open_stage(camp: Campaign, ruleset: AnyRuleset, now: datetime) -> Stage:
     """Record the stage the game now waits for, with its deadline and a new generation."""
     stage = ruleset.stage(context(camp, now))
-    # a deadline the rules fix comes first, then the schedule's window (or the rules' own length of it)
-    deadline = stage.deadline or camp.settings.schedule.deadline(now, stage.window, stage.length)
+    deadline = stage.deadline or camp.settings.schedule.deadline(now, stage.window)   # the rules' own first
     paused = StageRecord.read(camp.state).paused
     camp.state.pop("stage", None)        # a new record: the last stage's question and decisions are gone
     StageRecord(stage.kind, stage.title, stage.turn, iso(now), iso(deadline), paused=paused,

@@ -15,11 +15,6 @@ from pbem.rulesets.wandering_tribes.rules import Rules
 from pbem.rulesets.wandering_tribes.texts import rules_of
 
 
-def length(view: WTView) -> timedelta | None:
-    """The window's length for the engine (None = the `[schedule] battle` length)."""
-    return window_length(rules_of(view))
-
-
 def window_length(rules: Rules) -> timedelta | None:
     if rules.mode == "one_on_one":
         return timedelta(days=int(rules["battle.deadline_days_one_on_one"]))
@@ -27,7 +22,8 @@ def window_length(rules: Rules) -> timedelta | None:
 
 
 def deadline(view: WTView) -> datetime | None:
-    """When a battle window opened now closes: the same sum the engine makes as it opens it."""
+    """When a battle window opened now closes (`Phase.deadline`: the engine keeps it, the briefing
+    states it): the schedule's `at` hour after the rules' own length, or the `[schedule] battle` one."""
     return view.settings.schedule.deadline(view.now, BATTLE, window_length(rules_of(view))) if view.now else None
 
 

@@ -14,7 +14,7 @@ from pbem.rulesets.phases import GMVerb, Lines, Outcome, Payload, Phase, Submiss
 from pbem.rulesets.wandering_tribes import battle_orders, briefing
 from pbem.rulesets.wandering_tribes.battle_results import Report, end_phase, generals_lost, problems, sides
 from pbem.rulesets.wandering_tribes.battle_results import resolve as resolve_battle
-from pbem.rulesets.wandering_tribes.deadlines import length
+from pbem.rulesets.wandering_tribes.deadlines import deadline
 from pbem.rulesets.wandering_tribes.game import BATTLE, Move, WTGame, WTView
 from pbem.rulesets.wandering_tribes.squares import SquareMap
 from pbem.rulesets.wandering_tribes.texts import named_problems, names_of, rules_of
@@ -136,7 +136,7 @@ def words(view: WTView) -> Any:
 
 
 PHASE = Phase[WTGame, SquareMap](title="battle reports", window=BATTLE, parse=parse, resolve=resolve,
-                                 owing=owing, canonical=canonical, help=help_text, words=words, length=length,
+                                 owing=owing, canonical=canonical, help=help_text, words=words, deadline=deadline,
                                  gm_verbs=(GMVerb("RESULT", "RESULT <battle> WINNER <player>|DRAW [LOST <player> "
                                                   "<m1,m2>] [WITHDRAWN <player>]",
                                                   "set a battle's result when the reports disagree or never came",
