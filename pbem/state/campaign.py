@@ -87,6 +87,10 @@ class Settings:
         return next((p for p in self.players if key in (p.id.casefold(), p.name.casefold(), p.faction.casefold(),
                                                           p.faction_name.casefold())), None)
 
+    def names(self) -> dict[str, str]:
+        """Player id -> the name reports show him by (his `name`, else the id)."""
+        return {p.id: p.name or p.id for p in self.players}
+
     def players_at(self, address: str) -> list[Player]:
         return [p for p in self.players if address.casefold() in p.emails]
 

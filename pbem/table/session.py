@@ -89,7 +89,7 @@ class Sitting:
         with campaign_lock(self.folder):
             got = self.load()
             self.generation = turns.stage_generation(got.camp)
-            self.names = {p.id: p.name or p.id for p in got.camp.settings.players}
+            self.names = got.camp.settings.names()
             record = TableRecord.read(got.camp.state)
             if not record.begun:
                 turns.turn_secret(got.camp, got.stage.turn)        # drawn now if the turn has none yet

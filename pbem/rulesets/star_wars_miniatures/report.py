@@ -26,7 +26,7 @@ CALLS = {"factions": "window S1: rank factions and start regions", "squads": "wi
 
 def names_of(settings: Settings) -> dict[str, str]:
     """Player id -> the name the campaign shows him by (campaign.toml's `name`, else the id)."""
-    return {p.id: p.name or p.id for p in settings.players}
+    return settings.names()
 
 
 def side(names: Mapping[str, str], members: Sequence[str]) -> str:

@@ -123,7 +123,7 @@ class WanderingTribes(Ruleset[WTGame, SquareMap]):
         state = self.load_state(ctx.game).state
         if not state.seats:
             return [f"{p.name or p.id}: no stack yet (the campaign ended during setup)" for p in ctx.settings.players]
-        names = {p.id: p.name or p.id for p in ctx.settings.players}
+        names = ctx.settings.names()
         return [f"{place}. {names.get(pid, pid)}: {score} pts" for place, pid, score in ranking(state)]
 
 

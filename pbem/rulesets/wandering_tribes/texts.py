@@ -23,7 +23,7 @@ def rules_of(view: WTView) -> Rules:
 
 def names_of(view: WTView) -> dict[str, str]:
     """Player id -> the name the campaign shows him by (campaign.toml's `name`)."""
-    return {p.id: p.name or p.id for p in view.settings.players}
+    return view.settings.names()
 
 
 def named_problems(view: WTView, problems: Sequence[OrderProblem]) -> list[OrderProblem]:
