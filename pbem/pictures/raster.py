@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from pathlib import Path
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
+# A copy of the regular face with only the common characters (scripts/subset_fonts.py): resvg
+# reopens a font's file for every glyph it draws, which costs far less for a small file. Only
+# the title is bold, and a bold copy could not be used: for a character missing from it resvg
+# falls back to the first face that has it, whatever its weight.
+COMMON_FONT_FILE = str(FONTS / "DejaVuSans-Common.ttf")
 COLOURS = 256          # an indexed PNG's most
 KEPT = 64              # PNGs remembered, by SVG text: ~70 KB each
 WHITE = (255, 255, 255, 255)
@@ -44,6 +50,7 @@ class Raster(NamedTuple):
 
 
 _done: OrderedDict[bytes, bytes] = OrderedDict()
+_TABLE_LOCK = threading.Lock()   # the index table is shared by every call (pbem table serves pictures from threads)
 
 
 def png(svg: str) -> bytes:
@@ -71,11 +78,13 @@ def rasterise(svg: str) -> Raster:
 
 @functools.cache
 def _fonts() -> Any:
-    """The bundled fonts, read once per process (resvg's font database, shared by every call)."""
+    """The bundled fonts, read once per process (resvg's font database, shared by every call).
+    The common copy comes first, so resvg picks it for regular "DejaVu Sans"; for a character it
+    lacks resvg falls back to the whole regular face, the next with that character."""
     import svg2png_py
 
     fonts = svg2png_py.FontDatabase()
-    for path in FONT_FILES:
+    for path in [COMMON_FONT_FILE, *FONT_FILES]:
         fonts.load_font_file(path)
     return fonts
 
@@ -104,11 +113,24 @@ def fewer_colours(raster: Raster) -> bytes:
     colours = _unpacked(found)
     palette = Image.new("P", (1, 1))
     palette.putpalette(colours[:COLOURS].tobytes())
-    table = np.zeros(1 << 24, dtype=np.uint8)      # palette index by colour key: one gather maps every pixel
-    table[found] = _entries(colours, palette)
-    rows = np.zeros((raster.height, raster.width + 1), dtype=np.uint8)        # each row: filter 0, its indices
-    rows[:, 1:] = table[keys].reshape(raster.height, raster.width)
+    rows = np.empty((raster.height, raster.width + 1), dtype=np.uint8)        # each row: filter 0, its indices
+    rows[:, 0] = 0
+    with _TABLE_LOCK:
+        table = _index_table()
+        table[found] = _entries(colours, palette)
+        np.take(table, keys.reshape(raster.height, raster.width), out=rows[:, 1:])
     return _indexed_png(raster.width, raster.height, colours[:COLOURS].tobytes(), rows.tobytes())
+
+
+@functools.cache
+def _index_table() -> NDArray[np.uint8]:
+    """Palette index by colour key, so one gather maps every pixel. Only the entries of the
+    picture's own colours are written and read, so the table is never cleared, and it is kept
+    (16 MB) for the process: a new one costs a page fault for each page its colours touch, a
+    fifth of the palette step."""
+    import numpy as np
+
+    return np.empty(1 << 24, dtype=np.uint8)
 
 
 def _entries(colours: NDArray[np.uint8], palette: Image.Image) -> NDArray[np.uint8]:
