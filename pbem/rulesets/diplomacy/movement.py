@@ -49,32 +49,33 @@ def adjudicate_movement(
 
 
 def _checker(board: Board, at: dict[str, Unit]) -> Check:
-    """Checks each order against its unit and the position. A move from the
-    unit's own place that needs no convoy is legal or not by the map alone, so
-    its checked form is remembered with the board's other readings."""
-    seas, army_adj = board.seas, board.army_adj
+    """Checks each order against its unit and the position. The orders most
+    phases are made of, given from the unit's own place, are answered here as
+    their own `validate` would, without calling it: a hold; a move to a
+    neighbouring location (an army's over land); a support, into a province the
+    unit can reach, of the unit the position has where the order says."""
+    seas = board.seas
     routes = board.sea_routes(u.province for u in at.values() if u.kind == "F" and u.province in seas)
-    checked_moves: dict[str, Move] = board.memo("moves checked")
+    # A fleet names a location; a bare province is a neighbour only when it has no coasts.
+    steps = {"A": board.army_adj, "F": board.fleet_adj}
+    reach = {"A": board.army_adj, "F": board.fleet_reach}
 
     def check(order: Order, unit: Unit) -> Order:
-        if order.loc != unit.loc or order.kind != unit.kind:
+        kind, loc = unit.kind, unit.loc
+        if order.loc != loc or order.kind != kind:
             return order.validate(board, unit, at, routes)
-        # The two commonest orders answered here, as their own `validate` would:
-        # a hold at the unit's place stands as written, and so does an army's
-        # walk to a neighbouring land province.
         if type(order) is Hold:
             return order
-        if type(order) is not Move:
-            return order.validate(board, unit, at, routes)
-        dst = order.dst
-        if unit.kind == "A" and dst in army_adj[unit.loc] and dst not in seas and dst != unit.province:
-            return order
-        move = checked_moves.get(order.text)
-        if move is None:
-            move = order.validate(board, unit, at, routes)
-            if unit.kind == "F" or move.target in board.army_adj[unit.loc]:
-                checked_moves[order.text] = move
-        return move
+        if type(order) is Move:
+            dst = order.dst
+            if dst in steps[kind].get(loc, ()) and (dst not in seas if kind == "A" else not order.via_convoy):
+                return order
+        elif type(order) is Support:
+            supported = at.get(order.target)
+            if (supported is not None and supported.loc == order.target_loc and supported.kind == order.target_kind
+                    and order.target != unit.province and order.aim in reach[kind].get(loc, ())):
+                return order
+        return order.validate(board, unit, at, routes)
 
     return check
 
@@ -145,8 +146,17 @@ class Movement:
         return intent
 
     def _match_supports(self, support_orders: list[tuple[str, Support]]) -> None:
+        moves = self.moves
         for p, o in support_orders:
-            if self._support_matches(o):
+            # A support to hold fits a unit not moving; one to move, the move it names
+            # (and the coast, if it names one).
+            move = moves.get(o.target)
+            if not o.dst:
+                fits = move is None
+            else:
+                fits = move is not None and move.target == o.dst and (
+                    not o.dst_coast or move.dst.endswith(f"/{o.dst_coast}"))
+            if fits:
                 self.supports[p] = o
                 table = self.move_supports if o.dst else self.hold_supports
                 table.setdefault(o.target, []).append(p)
@@ -157,14 +167,6 @@ class Movement:
             if move is None or move.target != dst or army not in self.convoyed:
                 self.void.update(fleets)
                 self.convoy_orders[(army, dst)] = []
-
-    def _support_matches(self, s: Support) -> bool:
-        move = self.moves.get(s.target)
-        if s.dst:
-            if move is None or move.target != s.dst:
-                return False
-            return not s.dst_coast or move.dst.endswith(f"/{s.dst_coast}")
-        return move is None
 
     # ------------------------------------------------------------ decisions
 
@@ -394,7 +396,7 @@ class Movement:
         return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:
-        d, moves, attacked = self.decisions, self.moves, self.moves_to
+        d, moves, attacked, convoyed, h2h = self.decisions, self.moves, self.moves_to, self.convoyed, self.h2h
         staying: list[Unit] = []
         dislodged: list[DislodgedUnit] = []
         contested: set[str] = set()
@@ -404,7 +406,9 @@ class Movement:
                 if d[(MOVE, p)]:
                     staying.append(Unit(unit.power, unit.kind, move.dst))
                     continue
-                if self._stands_off(p):
+                # A failed move leaves its target contested, unless it never arrived
+                # (no convoy) or lost a head-to-head battle (DATC 6.H.9).
+                if (p not in convoyed or d[(PATH, p)]) and (p not in h2h or not d[(MOVE, h2h[p])]):
                     contested.add(move.target)
             if p in attacked and d[(DISLODGED, p)]:
                 dislodged.append(self._dislodged_by(unit))
@@ -417,13 +421,6 @@ class Movement:
         if dislodged:
             dislodged.sort(key=_DISLODGED_SORT_KEY)
         return PhaseResult("movement", results, staying, dislodged, [], sorted(contested) if contested else [])
-
-    def _stands_off(self, src: str) -> bool:
-        """A failed move leaves its target contested, unless it never arrived (no
-        convoy) or lost a head-to-head battle (DATC 6.H.9)."""
-        if src in self.convoyed and not self.decisions[(PATH, src)]:
-            return False
-        return src not in self.h2h or not self.decisions[(MOVE, self.h2h[src])]
 
     def _dislodged_by(self, unit: Unit) -> DislodgedUnit:
         for a in self.moves_to[unit.province]:

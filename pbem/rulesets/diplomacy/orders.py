@@ -236,9 +236,11 @@ def order_reader(board: Board, phase: str) -> Callable[[str], Order]:
 
 def read_line(text: str, board: Board, phase: str) -> Order:
     """Read one line of orders without the memo (its callers keep one)."""
-    quick = _quick(text.split(), board, phase)
-    if quick is not None:
-        return quick
+    return read_short(text.split(), board, phase) or read_fully(text, board, phase)
+
+
+def read_fully(text: str, board: Board, phase: str) -> Order:
+    """Read any line of orders `read_short` leaves: full names, odd spacing, mistakes."""
     cur = _Cursor(_tokens(text, board), board)
     if cur.at_end():
         raise InvalidOrder("empty order")
@@ -479,9 +481,10 @@ class Waive(Order):
         return cls("", "")
 
 
-def _quick(words: list[str], board: Board, phase: str) -> Order | None:
+def read_short(words: list[str], board: Board, phase: str) -> Order | None:
     """The common abbreviated forms ("A PAR - BUR", "F NTH C A LON - BEL") in one
-    step; anything else (full names, odd spacing, mistakes) goes to the full parser."""
+    step, from the line's words; anything else (full names, odd spacing,
+    mistakes) gives None, for `read_fully`."""
     n = len(words)
     if n < 3 or phase == "adjustment":
         return None
@@ -508,11 +511,12 @@ def _quick(words: list[str], board: Board, phase: str) -> Order | None:
         return Support(kind, loc, other_kind, other)
     far = ids.get(words[6]) or ids.get(words[6].upper()) if n == 7 else None
     if far and VERBS.get(words[5]) == "move":
-        dst = province_of(far)
+        # (province_of written out: a support line read afresh comes here.)
+        dst, _, coast = far.partition("/")
         if verb == "support":
-            return Support(kind, loc, other_kind, other, dst, far.partition("/")[2])
+            return Support(kind, loc, other_kind, other, dst, coast)
         if verb == "convoy" and other_kind == "A":
-            return Convoy(kind, loc, province_of(other), dst)
+            return Convoy(kind, loc, other.partition("/")[0], dst)
     return None
 
 
