@@ -33,7 +33,10 @@ from pbem.rulesets.diplomacy.results import (
 from pbem.rulesets.diplomacy.units import Unit
 
 MOVE, SUPPORT, DISLODGED, PATH = 0, 1, 2, 3
-Key = tuple[int, str]
+# Whether the move from a province succeeds is keyed by that province alone: it
+# is the decision looked up most, and a tuple built per lookup costs more than
+# the lookup. The others are keyed (kind, province).
+Key = str | tuple[int, str]
 
 
 def adjudicate_movement(
@@ -183,7 +186,7 @@ class Movement:
 
     def _keys(self) -> list[Key]:
         """Every decision the phase's outcome needs."""
-        keys: list[Key] = [(MOVE, p) for p in self.moves]
+        keys: list[Key] = list(self.moves)
         keys += [(SUPPORT, p) for p in self.supports]
         keys += [(DISLODGED, p) for p in self.moves_to if p in self.units]
         keys += [(PATH, p) for p in self.convoyed]
@@ -218,13 +221,13 @@ class Movement:
         for p, m in moves.items():
             if m.target in units:
                 if m.target not in moves and p not in self.move_supports:
-                    known[(MOVE, p)] = False
+                    known[p] = False
             elif p not in convoyed:
                 rivals = moves_to[m.target]
                 if len(rivals) == 1:
-                    known[(MOVE, p)] = True
+                    known[p] = True
                 elif self._bare_standoff(rivals):
-                    known[(MOVE, p)] = False
+                    known[p] = False
         self._follow_chains(known)
         for p, s in self.supports.items():
             attackers = moves_to.get(p)
@@ -237,7 +240,7 @@ class Movement:
                     known[(SUPPORT, p)] = False
                     break
         for p, attackers in moves_to.items():
-            if p in units and (known.get((MOVE, p)) or _all_fail(known, attackers)):
+            if p in units and (known.get(p) or _all_fail(known, attackers)):
                 known[(DISLODGED, p)] = False
         return known
 
@@ -251,13 +254,13 @@ class Movement:
             still = []
             for p in waiting:
                 target = moves[p].target
-                left = known.get((MOVE, target))
+                left = known.get(target)
                 if left is None:
                     still.append(p)
                 elif left and p not in convoyed and p not in h2h and len(moves_to[target]) == 1:
-                    known[(MOVE, p)] = True
+                    known[p] = True
                 elif not left and p not in self.move_supports:
-                    known[(MOVE, p)] = False
+                    known[p] = False
             if len(still) == len(waiting):
                 return
             waiting = still
@@ -271,6 +274,8 @@ class Movement:
         return True
 
     def _decide(self, r: Resolver[Key], key: Key) -> bool:
+        if isinstance(key, str):
+            return self._move(r, key)
         kind, p = key
         return _RULES[kind](self, r, p)
 
@@ -296,7 +301,7 @@ class Movement:
         occupant = self.units.get(dst)
         if occupant is None:
             return 1 + self._supports(r, src, None)
-        if dst in self.moves and src not in self.h2h and r.resolve((MOVE, dst)):
+        if dst in self.moves and src not in self.h2h and r.resolve(dst):
             return 1 + self._supports(r, src, None)
         if occupant.power == self.units[src].power:
             return 0
@@ -314,7 +319,7 @@ class Movement:
         if prov not in self.units:
             return 0
         if prov in self.moves:
-            return 0 if r.resolve((MOVE, prov)) else 1
+            return 0 if r.resolve(prov) else 1
         n = 1
         for s in self.hold_supports.get(prov, ()):
             if r.resolve((SUPPORT, s)):
@@ -325,7 +330,7 @@ class Movement:
         if src in self.convoyed and not r.resolve((PATH, src)):
             return 0
         opponent = self.h2h.get(src)
-        if opponent is not None and r.resolve((MOVE, opponent)):
+        if opponent is not None and r.resolve(opponent):
             return 0
         return 1 + self._supports(r, src, None)
 
@@ -341,10 +346,10 @@ class Movement:
         return not r.resolve((DISLODGED, sup))
 
     def _dislodged(self, r: Resolver[Key], prov: str) -> bool:
-        if prov in self.moves and r.resolve((MOVE, prov)):
+        if prov in self.moves and r.resolve(prov):
             return False
         for a in self.moves_to.get(prov, ()):
-            if r.resolve((MOVE, a)):
+            if r.resolve(a):
                 return True
         return False
 
@@ -383,7 +388,7 @@ class Movement:
                 reason = ("the supported unit was not ordered so" if type(order) is Support
                           else "no such convoyed move was ordered")
             elif type(order) is Move:
-                if not d[(MOVE, p)]:
+                if not d[p]:
                     result, reason = FAILS, "no convoy" if p in convoyed and not d[(PATH, p)] else "bounced"
             elif type(order) is Support:
                 if not d[(SUPPORT, p)]:
@@ -403,12 +408,12 @@ class Movement:
         for p, unit in self.units.items():
             move = moves.get(p)
             if move is not None:
-                if d[(MOVE, p)]:
+                if d[p]:
                     staying.append(Unit(unit.power, unit.kind, move.dst))
                     continue
                 # A failed move leaves its target contested, unless it never arrived
                 # (no convoy) or lost a head-to-head battle (DATC 6.H.9).
-                if (p not in convoyed or d[(PATH, p)]) and (p not in h2h or not d[(MOVE, h2h[p])]):
+                if (p not in convoyed or d[(PATH, p)]) and (p not in h2h or not d[h2h[p]]):
                     contested.add(move.target)
             if p in attacked and d[(DISLODGED, p)]:
                 dislodged.append(self._dislodged_by(unit))
@@ -424,7 +429,7 @@ class Movement:
 
     def _dislodged_by(self, unit: Unit) -> DislodgedUnit:
         for a in self.moves_to[unit.province]:
-            if self.decisions[(MOVE, a)]:
+            if self.decisions[a]:
                 return DislodgedUnit(unit, a, a in self.convoyed)
         raise AssertionError(f"{unit} dislodged by nobody")
 
@@ -436,7 +441,8 @@ _order_result = partial(tuple.__new__, OrderResult)
 _SORT_KEY = attrgetter("sort_key")
 _DISLODGED_SORT_KEY = attrgetter("unit.sort_key")
 
-# The rule for each kind of decision, by its number in the key.
+# The rule for each kind of decision, by its number in the key (a move's key is
+# its province alone, and `_decide` sends it to `_move` directly).
 _RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (
     Movement._move, Movement._support_given, Movement._dislodged, Movement._path,
 )
@@ -445,7 +451,7 @@ _RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (
 def _all_fail(known: dict[Key, bool], moves: list[str]) -> bool:
     """Whether each of these moves is known to fail."""
     for p in moves:
-        if known.get((MOVE, p)) is not False:
+        if known.get(p) is not False:
             return False
     return True
 
@@ -453,14 +459,14 @@ def _all_fail(known: dict[Key, bool], moves: list[str]) -> bool:
 def _backup(r: Resolver[Key], cycle: Sequence[Key]) -> None:
     """Settle a cycle with no single consistent outcome: Szykman for a convoy
     paradox, otherwise circular movement where every move succeeds."""
-    paths = [k for k in cycle if k[0] == PATH]
+    paths = [k for k in cycle if not isinstance(k, str) and k[0] == PATH]
     if paths:
-        for k in paths:
-            r.settle(k, False)
+        for path in paths:
+            r.settle(path, False)
     else:
-        for k in cycle:
-            if k[0] == MOVE:
-                r.settle(k, True)
+        for move in cycle:
+            if isinstance(move, str):
+                r.settle(move, True)
     for k in cycle:
         if not r.is_resolved(k):
             value = r.resolve(k)
