@@ -11,7 +11,7 @@ from pbem.rulesets.diplomacy.board import Board, province_of
 KIND_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """A unit of a power at a location (a province, or a coast of one for fleets)."""
 
@@ -24,13 +24,15 @@ class Unit:
     sort_key: str = field(init=False, repr=False, compare=False)
 
     def __init__(self, power: str, kind: str, loc: str) -> None:
-        # Written into the instance's dict directly: a frozen dataclass's own
-        # __init__ goes through object.__setattr__ per field, which makes a unit
-        # cost twice as much, and every phase builds one per unit that moves.
-        fields = self.__dict__
-        fields["power"], fields["kind"], fields["loc"] = power, kind, loc
-        fields["province"] = loc if "/" not in loc else loc[: loc.index("/")]
-        fields["sort_key"] = f"{power}\0{loc}"
+        # Slotted, so a unit is one object for the collector to walk, not two
+        # (an instance and its dict); the fields are set through their slots
+        # (see _SET below), as a frozen dataclass's own __init__ would set each
+        # through object.__setattr__, which makes a unit cost half as much again.
+        _SET_POWER(self, power)
+        _SET_KIND(self, kind)
+        _SET_LOC(self, loc)
+        _SET_PROVINCE(self, loc if "/" not in loc else loc[: loc.index("/")])
+        _SET_SORT_KEY(self, f"{power}\0{loc}")
 
     def __str__(self) -> str:
         return f"{self.power}: {self.kind} {self.loc}"
@@ -58,6 +60,11 @@ class Unit:
         kind = KIND_WORDS[words[0].casefold()]
         loc = parse_location(" ".join(words[1:]), board)
         return cls(board.power(power.strip()), kind, placed(kind, loc, board))
+
+
+# The slots' own setters, which a frozen class's __setattr__ does not stand in front of.
+_SET_POWER, _SET_KIND, _SET_LOC, _SET_PROVINCE, _SET_SORT_KEY = (
+    getattr(Unit, name).__set__ for name in ("power", "kind", "loc", "province", "sort_key"))
 
 
 @lru_cache(maxsize=8192)
