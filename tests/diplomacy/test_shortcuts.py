@@ -58,7 +58,7 @@ def test_decisions_settled_at_once_agree_with_the_full_rules() -> None:
     settled: dict[int, int] = {MOVE: 0, SUPPORT: 0, DISLODGED: 0, PATH: 0}
     for _ in range(150):
         units, submitted = _crowded_phase(rng)
-        _, given = accept_unit_orders(BOARD, units, submitted, "movement", _checker(BOARD, units))
+        _, given, _ = accept_unit_orders(BOARD, units, submitted, "movement", _checker(BOARD, units))
         fast, full = Movement(BOARD, units, given, "3.0"), FullRulesOnly(BOARD, units, given, "3.0")
         fast.resolve()
         full.resolve()

@@ -24,10 +24,6 @@ from pbem.rulesets.diplomacy.units import Unit
 
 # Checks one order against the unit it names; returns the order as it will be tried.
 Check = Callable[[Order, Unit], Order]
-# An accepted unit order: (where it stood in the submission, whose it is, the
-# order as it will be tried). A plain tuple, as every order of every phase makes
-# one and unpacks it; building a class instance instead costs four times as much.
-Accepted = tuple[int, str, Order]
 
 
 @dataclass(slots=True)
@@ -49,10 +45,17 @@ def parse_all(board: Board, orders: Sequence[Submitted], phase: str) -> tuple[li
 
 def accept_unit_orders(
     board: Board, units: dict[str, Unit], orders: Sequence[Submitted], phase: str, check: Check
-) -> tuple[list[OrderResult | None], dict[str, Accepted]]:
-    """Parse and check orders that command a unit; the accepted ones keyed by province."""
+) -> tuple[list[OrderResult | None], dict[str, Order], dict[str, int]]:
+    """Parse and check orders that command a unit: the results of the rejected
+    ones in their places, the accepted ones as they will be tried by the
+    province of their unit (whose power gave them), and where each of those
+    stood in the submission.
+
+    (Two tables rather than one of (place, order) pairs: a large phase keeps a
+    pair per unit to its end, and each is one more object for the collector.)"""
     results: list[OrderResult | None] = [None] * len(orders)
-    accepted: dict[str, Accepted] = {}
+    accepted: dict[str, Order] = {}
+    places: dict[str, int] = {}
     # Reads each line as parse_all does (through the same memo), written out:
     # every order of every phase comes through here.
     seen, power_of = order_memo(board, phase), board.power
@@ -78,10 +81,10 @@ def accept_unit_orders(
             continue
         earlier = accepted.get(checked.province)
         if earlier is not None:
-            index, earlier_power, earlier_order = earlier
-            results[index] = OrderResult(earlier_power, earlier_order.text, VOID, "replaced by a later order")
-        accepted[checked.province] = (i, power, checked)
-    return results, accepted
+            results[places[checked.province]] = OrderResult(power, earlier.text, VOID, "replaced by a later order")
+        accepted[checked.province] = checked
+        places[checked.province] = i
+    return results, accepted, places
 
 
 def _understood(

@@ -17,7 +17,7 @@ from functools import partial
 from operator import attrgetter
 
 from pbem.kit.resolver import Resolver
-from pbem.rulesets.diplomacy.accept import Accepted, Check, accept_unit_orders
+from pbem.rulesets.diplomacy.accept import Check, accept_unit_orders
 from pbem.rulesets.diplomacy.board import Board
 from pbem.rulesets.diplomacy.orders import Convoy, Hold, Move, Order, Support
 from pbem.rulesets.diplomacy.results import (
@@ -45,10 +45,10 @@ def adjudicate_movement(
     """Resolve one movement phase; units without a usable order hold."""
     check_edition(edition)
     at = {u.province: u for u in units}
-    results, given = accept_unit_orders(board, at, orders, "movement", _checker(board, at))
+    results, given, places = accept_unit_orders(board, at, orders, "movement", _checker(board, at))
     table = Movement(board, at, given, edition)
     table.resolve()
-    return table.outcome(table.report(results))
+    return table.outcome(table.report(results, places))
 
 
 def _checker(board: Board, at: dict[str, Unit]) -> Check:
@@ -86,7 +86,7 @@ def _checker(board: Board, at: dict[str, Unit]) -> Check:
 class Movement:
     """One movement phase: the orders in indexed form, the decisions, the outcome."""
 
-    def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Accepted], edition: str) -> None:
+    def __init__(self, board: Board, units: dict[str, Unit], given: dict[str, Order], edition: str) -> None:
         self.board, self.units, self.edition = board, units, edition
         self.given = given
         # One pass sorts the orders by type, indexes moves by target and pairs
@@ -98,7 +98,7 @@ class Movement:
         support_orders: list[tuple[str, Support]] = []
         moves, moves_to, h2h = self.moves, self.moves_to, self.h2h
         # (`type(o) is` rather than isinstance: the four order types have no subclasses.)
-        for p, (_, _, o) in given.items():
+        for p, o in given.items():
             if type(o) is Move:
                 moves[p] = o
                 target = o.target
@@ -377,11 +377,10 @@ class Movement:
 
     # ------------------------------------------------------------ outcome
 
-    def report(self, results: list[OrderResult | None]) -> list[OrderResult]:
-        """Every order's result, the accepted ones' put in their place among the rejected."""
-        d, void, convoyed = self.decisions, self.void, self.convoyed
-        for index, power, order in self.given.values():
-            p = order.province
+    def report(self, results: list[OrderResult | None], places: dict[str, int]) -> list[OrderResult]:
+        """Every order's result, the accepted ones' put in their `places` among the rejected."""
+        d, void, convoyed, units = self.decisions, self.void, self.convoyed, self.units
+        for p, order in self.given.items():
             result, reason = SUCCEEDS, ""
             if p in void:
                 result = VOID
@@ -397,7 +396,7 @@ class Movement:
                 result, reason = FAILS, "dislodged"
             elif type(order) is Convoy and not d[(PATH, order.army_loc)]:
                 result, reason = FAILS, "convoy disrupted"
-            results[index] = _order_result((power, order.text, result, reason))
+            results[places[p]] = _order_result((units[p].power, order.text, result, reason))
         return [r for r in results if r is not None]
 
     def outcome(self, results: list[OrderResult]) -> PhaseResult:

@@ -47,16 +47,17 @@ def adjudicate_retreats(
             return _check_retreat(board, order, by_prov[unit.province], blocked)
         return replace(order, loc=unit.loc)
 
-    results, given = accept_unit_orders(
+    results, given, places = accept_unit_orders(
         board, {p: d.unit for p, d in by_prov.items()}, orders, "retreat", check
     )
     targets: dict[str, int] = {}
-    for _, _, order in given.values():
+    for order in given.values():
         if isinstance(order, Retreat):
             targets[order.target] = targets.get(order.target, 0) + 1
     moved: list[Unit] = []
     retreated: set[str] = set()
-    for prov, (index, power, order) in given.items():
+    for prov, order in given.items():
+        index, power = places[prov], by_prov[prov].unit.power
         result = OrderResult(power, str(order), SUCCEEDS)
         if isinstance(order, Retreat) and targets[order.target] == 1:
             moved.append(replace(by_prov[prov].unit, loc=order.dst))
