@@ -92,7 +92,10 @@ class Movement:
         # One pass sorts the orders by type, indexes moves by target and pairs
         # the units trading places (head-to-head, unless one of them goes by convoy).
         self.moves: dict[str, Move] = {}
-        self.moves_to: dict[str, list[str]] = {}
+        # Who moves into each province, and whose supports each move and hold gets: tuples,
+        # which the collector stops tracking once it has seen them hold only strings (a
+        # list it would walk at every collection; a large phase keeps one per target).
+        self.moves_to: dict[str, tuple[str, ...]] = {}
         self.convoy_orders: dict[tuple[str, str], list[str]] = {}
         self.h2h: dict[str, str] = {}
         support_orders: list[tuple[str, Support]] = []
@@ -103,10 +106,7 @@ class Movement:
                 moves[p] = o
                 target = o.target
                 rivals = moves_to.get(target)
-                if rivals is None:
-                    moves_to[target] = [p]
-                else:
-                    rivals.append(p)
+                moves_to[target] = (p,) if rivals is None else (*rivals, p)
                 other = moves.get(target)
                 if other is not None and other.target == p:
                     h2h[p], h2h[target] = target, p
@@ -125,8 +125,8 @@ class Movement:
         if self.convoyed and h2h:
             for p in [p for p, q in h2h.items() if p in self.convoyed or q in self.convoyed]:
                 del h2h[p]
-        self.move_supports: dict[str, list[str]] = {}
-        self.hold_supports: dict[str, list[str]] = {}
+        self.move_supports: dict[str, tuple[str, ...]] = {}
+        self.hold_supports: dict[str, tuple[str, ...]] = {}
         self.supports: dict[str, Support] = {}
         self.void: set[str] = set()
         self._match_supports(support_orders)
@@ -162,7 +162,7 @@ class Movement:
             if fits:
                 self.supports[p] = o
                 table = self.move_supports if o.dst else self.hold_supports
-                table.setdefault(o.target, []).append(p)
+                table[o.target] = (*table.get(o.target, ()), p)
             else:
                 self.void.add(p)
         for (army, dst), fleets in self.convoy_orders.items():
@@ -265,7 +265,7 @@ class Movement:
                 return
             waiting = still
 
-    def _bare_standoff(self, movers: list[str]) -> bool:
+    def _bare_standoff(self, movers: tuple[str, ...]) -> bool:
         """Whether these moves into one empty province are all over land and
         unsupported, so each meets an equal rival and none gets in."""
         for p in movers:
@@ -447,7 +447,7 @@ _RULES: tuple[Callable[[Movement, Resolver[Key], str], bool], ...] = (
 )
 
 
-def _all_fail(known: dict[Key, bool], moves: list[str]) -> bool:
+def _all_fail(known: dict[Key, bool], moves: tuple[str, ...]) -> bool:
     """Whether each of these moves is known to fail."""
     for p in moves:
         if known.get(p) is not False:
