@@ -47,6 +47,9 @@ class Power:
     units: tuple[str, ...]
 
 
+_NO_SEAS: frozenset[str] = frozenset()
+
+
 def province_of(loc: str) -> str:
     """`SPA/NC` -> `SPA`: a location names a province and maybe one of its coasts."""
     return loc if "/" not in loc else loc[: loc.index("/")]
@@ -82,7 +85,9 @@ class Board:
             loc: frozenset(province_of(t) for t in targets) for loc, targets in self.fleet_adj.items()
         }
         self.seas = frozenset(p for p, spec in self.provinces.items() if spec.kind == "sea")
-        self.coast_seas = {p: frozenset(self._seas_touching(p)) for p in self.provinces}
+        # Inland provinces share one empty set: each set is an object the collector
+        # walks at every full collection, and most provinces of a large map are inland.
+        self.coast_seas = {p: frozenset(self._seas_touching(p)) or _NO_SEAS for p in self.provinces}
         self.sea_neighbours = {s: self.coast_seas[s] for s in self.seas}
         self._fleet_targets = {}
         for src, targets in self.fleet_adj.items():
