@@ -21,7 +21,7 @@ from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
 from pbem.kit.maps import map_path, ready_made
 from pbem.kit.players import PlayerField, field_problems
-from pbem.kit.prose import Vocabulary, places_of, prose_lines
+from pbem.kit.prose import Vocabulary, prose_lines
 from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMDecisionNeeded as GMDecisionNeeded  # the interface's errors live with phases
@@ -259,7 +259,7 @@ class Ruleset(Generic[S, M]):
         view = self.reading(ctx)
         phase = self.current(view)
         parsed: Parsed = phase.parse(view, player, lines)
-        vocabulary = Vocabulary.of(phase.words(view), self.own_ids(view, player), places_of(view.map))
+        vocabulary = Vocabulary.of_map(phase.words(view), self.own_ids(view, player), view.map)
         if prose := prose_lines(lines, parsed.problems, vocabulary):
             kept = [line for line in lines if line not in prose]
             parsed = phase.parse(view, player, kept) if kept else Parsed(payload={})
