@@ -92,7 +92,7 @@ class Context:
     views: dict[object, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """The view the reading hooks share, by rule system (`Ruleset.reading`): one order mail asks
     for its stage, parse, combine, canonical lines and missing orders, and loading the whole game
-    state for each was a fifth of the mail's intake. A context is made for one moment of one
+    state for each was a sixth of the mail's intake. A context is made for one moment of one
     campaign, and nothing changes its game in place while it is in use."""
 
 
