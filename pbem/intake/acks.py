@@ -135,8 +135,8 @@ class PlayerMail:
     def _reading(self, hook: str, payload: Mapping[str, Any]) -> list[str]:
         """The rule system's canonical lines or missing orders of a payload on file, read once
         per mail: the receipt, the readiness mark and the ack all ask about the same payload,
-        and each asking loads the whole game state again. The game does not change after the
-        commands of the mail are done, which is before the first asking."""
+        and each asking runs the rule system's reading of it again. The game does not change
+        after the commands of the mail are done, which is before the first asking."""
         kept = self._read.get(hook)
         if kept is None or kept[0] is not payload:
             read = self.ruleset.canonical if hook == "canonical" else self.ruleset.missing

@@ -53,6 +53,7 @@ class Intake:
         self.now = now
         self.gm_mail = gm_mail
         self.mailings: list[Reply] = []
+        self._context: Context | None = None
 
     # -- helpers -------------------------------------------------------------
     @property
@@ -61,7 +62,17 @@ class Intake:
         return journal
 
     def context(self) -> Context:
-        return stage_context(self.camp, self.now)
+        """The stage's context; the last mail's while the campaign's game and settings are the
+        same objects and the deadline and the GM's decisions the same, so the view the reading
+        hooks share (`Context.views`) is loaded once for a pass's mail, not once a mail. Nothing
+        changes a stored game in place: a GM verb, a resolution or a failed mail's undoing
+        stores a new one."""
+        fresh, kept = stage_context(self.camp, self.now), self._context
+        if kept is not None and kept.game is fresh.game and kept.settings is fresh.settings \
+                and (kept.deadline, kept.decisions) == (fresh.deadline, fresh.decisions):
+            return kept
+        self._context = fresh
+        return fresh
 
     def _reply(self, sub: Submission, template: str, context: Mapping[str, Any], to: str = "") -> Reply:
         return answer(self.camp, sub, self.now, template, dict(context), to)

@@ -48,9 +48,13 @@ class Vocabulary:
 
     @classmethod
     def of(cls, words: Iterable[str], ids: Iterable[str], places: Iterable[str]) -> Vocabulary:
-        def fold(names: Iterable[str]) -> frozenset[str]:
-            return frozenset(filter(None, map(normalise, names)))
         return cls(fold(words), fold(ids), fold(places))
+
+    @classmethod
+    def of_map(cls, words: Iterable[str], ids: Iterable[str], gmap: object) -> Vocabulary:
+        """`of` with the places of a map (`places_of`), folded once per map: a rule system hands
+        out one map object per map, and every order mail of a campaign asks again."""
+        return cls(fold(words), fold(ids), _map_places(gmap))
 
     def is_order(self, line: str) -> bool:
         """Whether `line` reads as an order (see the module's rule)."""
@@ -77,6 +81,26 @@ def close(word: str, known: frozenset[str]) -> bool:
 def runs(words: Sequence[str]) -> list[str]:
     """Every run of up to MAX_NAME_WORDS words of a line, as the text a name could be."""
     return [" ".join(words[i:i + size]) for size in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - size + 1)]
+
+
+def fold(names: Iterable[str]) -> frozenset[str]:
+    """Names as a vocabulary holds them: normalised, the empty ones left out."""
+    return frozenset(filter(None, map(normalise, names)))
+
+
+_FOLDED: dict[int, tuple[object, frozenset[str]]] = {}
+"""id(map) -> (the map, its places folded); the map is kept so that its id is not reused."""
+_FOLDED_MAPS = 32
+"""Maps kept folded: a rule system that loads a new map object per call costs a fold, not memory."""
+
+
+def _map_places(gmap: object) -> frozenset[str]:
+    kept = _FOLDED.get(id(gmap))
+    if kept is None or kept[0] is not gmap:
+        if len(_FOLDED) >= _FOLDED_MAPS:
+            del _FOLDED[next(iter(_FOLDED))]        # the oldest
+        kept = _FOLDED[id(gmap)] = (gmap, fold(places_of(gmap)))
+    return kept[1]
 
 
 def places_of(gmap: object) -> list[str]:

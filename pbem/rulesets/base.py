@@ -21,7 +21,7 @@ from pbem.errors import UserError as UserError
 from pbem.kit.dice import Dice
 from pbem.kit.maps import map_path, ready_made
 from pbem.kit.players import PlayerField, field_problems
-from pbem.kit.prose import Vocabulary, places_of, prose_lines
+from pbem.kit.prose import Vocabulary, prose_lines
 from pbem.kit.rulebook import RuleBook, RulesError
 from pbem.kit.texts import render as render  # a rule system's own texts (HELP) from its templates
 from pbem.rulesets.phases import GMDecisionNeeded as GMDecisionNeeded  # the interface's errors live with phases
@@ -89,12 +89,11 @@ class Context:
     now: datetime
     deadline: datetime | None = None
     decisions: Mapping[str, str] = field(default_factory=dict)   # the GM's answers for this stage
-
-
-
-
-
-
+    views: dict[object, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """The view the reading hooks share, by rule system (`Ruleset.reading`): one order mail asks
+    for its stage, parse, combine, canonical lines and missing orders, and loading the whole game
+    state for each was a sixth of the mail's intake. A context is made for one moment of one
+    campaign, and nothing changes its game in place while it is in use."""
 
 
 ENDED = "ended"
@@ -233,11 +232,20 @@ class Ruleset(Generic[S, M]):
         return View(ctx.settings, self.load_state(ctx.game), self.load_map(ctx.settings),
                     self.load_rules(ctx.settings), ctx.now, ctx.deadline, ctx.decisions)
 
+    def reading(self, ctx: Context) -> View[S, M]:
+        """The view of `ctx` the hooks that only read share (stage, parse, combine, canonical,
+        missing, help, verbs): loaded once per context. They must not change its state (View);
+        `resolve` and GM verbs, which do, take a fresh one from `view`."""
+        kept: View[S, M] | None = ctx.views.get(self)
+        if kept is None:
+            kept = ctx.views[self] = self.view(ctx)
+        return kept
+
     def current(self, view: View[S, M]) -> Phase[S, M]:
         return self.phases[self.phase_of(view.state)]
 
     def stage(self, ctx: Context) -> Stage:
-        view = self.view(ctx)
+        view = self.reading(ctx)
         name = self.phase_of(view.state)
         phase = self.phases[name]
         return Stage(name, self.stage_title(view, phase), self.turn_of(view.state), tuple(phase.owing(view)),
@@ -248,10 +256,10 @@ class Ruleset(Generic[S, M]):
     def parse(self, ctx: Context, player: Player, lines: Sequence[tuple[int, str]]) -> Parsed:
         """The window's reading of `lines`; lines of prose it rejected (pbem.kit.prose) are skipped and
         the rest read again, so a greeting never spoils a sheet or a list."""
-        view = self.view(ctx)
+        view = self.reading(ctx)
         phase = self.current(view)
         parsed: Parsed = phase.parse(view, player, lines)
-        vocabulary = Vocabulary.of(phase.words(view), self.own_ids(view, player), places_of(view.map))
+        vocabulary = Vocabulary.of_map(phase.words(view), self.own_ids(view, player), view.map)
         if prose := prose_lines(lines, parsed.problems, vocabulary):
             kept = [line for line in lines if line not in prose]
             parsed = phase.parse(view, player, kept) if kept else Parsed(payload={})
@@ -267,7 +275,7 @@ class Ruleset(Generic[S, M]):
 
     def combine(self, ctx: Context, previous: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
         if self.phases:
-            view = self.view(ctx)
+            view = self.reading(ctx)
             phase = self.current(view)
             if phase.combine is not None:
                 return phase.combine(view, previous, new)
@@ -283,7 +291,7 @@ class Ruleset(Generic[S, M]):
     def canonical(self, ctx: Context, player: Player, payload: Mapping[str, Any]) -> list[str]:
         """The orders on file as canonical lines: what receipts hash and acks quote."""
         if self.phases:
-            view = self.view(ctx)
+            view = self.reading(ctx)
             phase = self.current(view)
             if phase.canonical is not None:
                 return phase.canonical(view, player, payload)
@@ -297,7 +305,7 @@ class Ruleset(Generic[S, M]):
         """What this player still has no order for (units, battles...)."""
         if not self.phases:
             return []
-        view = self.view(ctx)
+        view = self.reading(ctx)
         return self.current(view).missing(view, player, payload)
 
     def gm_pending(self, ctx: Context) -> list[str]:
@@ -332,7 +340,7 @@ class Ruleset(Generic[S, M]):
     def help_text(self, ctx: Context, player: Player) -> str:
         if not self.phases:
             return ""
-        view = self.view(ctx)
+        view = self.reading(ctx)
         return self.current(view).help(view, player)
 
     def welcome(self, ctx: Context, player: Player) -> dict[str, Any]:
@@ -349,7 +357,7 @@ class Ruleset(Generic[S, M]):
         """The GM verbs open now, by name: the system's and the current phase's."""
         found = {v.name: v for v in self.gm_verbs}
         if self.phases:
-            found.update({v.name: v for v in self.current(self.view(ctx)).gm_verbs})
+            found.update({v.name: v for v in self.current(self.reading(ctx)).gm_verbs})
         return found
 
     def gm_command(self, ctx: Context, words: Sequence[str]) -> tuple[dict[str, Any], str]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pbem.kit.orders import AmbiguousOrder, IllegalOrder, InvalidOrder, NotAnOrder
-from pbem.kit.prose import Vocabulary, prose_lines, prose_note
+from pbem.kit.prose import Vocabulary, places_of, prose_lines, prose_note
+from pbem.rulesets.daemon_rift.ruleset import campaign_map
 
 WINDOW = Vocabulary.of(("CHALLENGE", "CLAIM", "EVENT", "A", "F"), ("Wyvern", "Orc Boyz", "R-1"),
                        ("T7", "Cinder Reach", "Brest"))
@@ -39,3 +40,10 @@ def test_the_note_counts_and_quotes_each_skipped_line_as_code() -> None:
     assert prose_note([(2, "Hi GM,")]) == "1 line read as prose and skipped: line 2 `Hi GM,`."
     assert prose_note([(2, "Hi"), (9, "Say `hi`")]) == \
         "2 lines read as prose and skipped: line 2 `Hi`, line 9 `` Say `hi` ``."
+
+
+def test_a_vocabulary_of_a_map_holds_its_places_and_is_the_same_for_every_mail() -> None:
+    rift = campaign_map("rift_valley")
+    made = Vocabulary.of_map(("M",), ("R-1",), rift)
+    assert made == Vocabulary.of(("M",), ("R-1",), places_of(rift)) == Vocabulary.of_map(("M",), ("R-1",), rift)
+    assert made.names_one(rift.name_of(places_of(rift)[0]))
