@@ -89,11 +89,9 @@ class Context:
     now: datetime
     deadline: datetime | None = None
     decisions: Mapping[str, str] = field(default_factory=dict)   # the GM's answers for this stage
+    # The view the reading hooks share, by rule system (`Ruleset.reading`): loading the game state
+    # for each hook an order mail calls was a sixth of its intake. Nothing edits `game` in place.
     views: dict[object, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """The view the reading hooks share, by rule system (`Ruleset.reading`): one order mail asks
-    for its stage, parse, combine, canonical lines and missing orders, and loading the whole game
-    state for each was a sixth of the mail's intake. A context is made for one moment of one
-    campaign, and nothing changes its game in place while it is in use."""
 
 
 ENDED = "ended"
@@ -137,10 +135,8 @@ class Ruleset(Generic[S, M]):
     aliases: tuple[str, ...] = ()
     templates = "common"
     default_map = ""                                        # the map `pbem new` uses without --map
-    windows: Mapping[str, str] = {"orders": "7d"}
-    """Schedule windows the stages use, with the lengths `pbem new` writes."""
-    player_fields: Mapping[str, PlayerField] = {}
-    """Per-player settings of this system (`pbem new --player ...,home=3`), read as `Player.extras`."""
+    windows: Mapping[str, str] = {"orders": "7d"}         # the stages' windows, with the lengths `pbem new` writes
+    player_fields: Mapping[str, PlayerField] = {}         # per-player settings (`--player ...,home=3`): Player.extras
 
     def assign(self, map_name: str, players: list[dict[str, str]]) -> list[dict[str, str]]:
         """Check the [[players]] tables `pbem new` is about to write and complete them (e.g. the
@@ -148,8 +144,7 @@ class Ruleset(Generic[S, M]):
         return players
 
     # -- what a rule system declares ------------------------------------------------------
-    phases: Mapping[str, Phase[S, M]] = {}
-    """The windows of the rule system by the name `phase_of` reports."""
+    phases: Mapping[str, Phase[S, M]] = {}                # the rule system's windows, by the name `phase_of` reports
 
     def create(self, settings: Settings) -> dict[str, Any]:
         raise NotImplementedError
@@ -233,9 +228,8 @@ class Ruleset(Generic[S, M]):
                     self.load_rules(ctx.settings), ctx.now, ctx.deadline, ctx.decisions)
 
     def reading(self, ctx: Context) -> View[S, M]:
-        """The view of `ctx` the hooks that only read share (stage, parse, combine, canonical,
-        missing, help, verbs): loaded once per context. They must not change its state (View);
-        `resolve` and GM verbs, which do, take a fresh one from `view`."""
+        """The view of `ctx` that the hooks which only read share, loaded once per context;
+        `resolve` and GM verbs, which change the state, take a fresh one from `view`."""
         kept: View[S, M] | None = ctx.views.get(self)
         if kept is None:
             kept = ctx.views[self] = self.view(ctx)
@@ -403,5 +397,4 @@ class Ruleset(Generic[S, M]):
 
 Ruleset.stage = honour_end(Ruleset.stage)      # type: ignore[method-assign, assignment]  # phased systems honour FINISH too
 
-AnyRuleset = Ruleset[Any, Any]
-"""A rule system whatever its state and map: what the engine holds."""
+AnyRuleset = Ruleset[Any, Any]        # a rule system whatever its state and map: what the engine holds
