@@ -1,7 +1,7 @@
 """Benchmark: one tick over a shared IMAP mailbox, against a floor script doing the same mail
 work with the bare libraries, and against the bare IMAP fetch of the same mail.
 
-    python bench/tick.py                  # 2,000 order mails over 50 campaigns, 3 runs, SMTP outbox
+    python bench/tick.py                  # 2,000 order mails over 50 campaigns, 5 runs, SMTP outbox
                                           # (aiosmtpd relay -> Dovecot LMTP)
     python bench/tick.py --maildir        # the same, the tick delivering into a Maildir
     python bench/tick.py --mails 400 --campaigns 10 --runs 5
@@ -271,7 +271,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mails", type=int, default=2000)
     parser.add_argument("--campaigns", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--maildir", action="store_true", help="the tick delivers into a Maildir instead of by SMTP")
     parser.add_argument("--smtp", action="store_true", help="(the default) the tick delivers by SMTP")
     parser.add_argument("--profile", action="store_true", help="print the 25 costliest functions of the ticks")
