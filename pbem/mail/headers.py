@@ -118,3 +118,36 @@ class IdsHeader(str):
                 lines.append("")
             lines[-1] += f" {ident}"
         return policy.linesep.join(lines) + policy.linesep
+
+
+_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*")
+"""Printable ASCII words, one space between them: a value the email package writes as it is."""
+_ONE_LINE = 78
+
+
+class PlainHeader(str):
+    """A header value the email package would write unchanged (`plain`), written as it is:
+    parsing it into the package's header objects and folding them again cost about as much as
+    the rest of building a mail."""
+
+    name: str
+
+    def __new__(cls, name: str, value: str) -> PlainHeader:
+        header = super().__new__(cls, value)
+        header.name = name
+        return header
+
+    def __reduce__(self) -> tuple[type[PlainHeader], tuple[str, str]]:
+        return PlainHeader, (self.name, str(self))
+
+    def fold(self, *, policy: Policy) -> str:
+        return f"{self.name}: {self}{policy.linesep}"
+
+
+def plain(name: str, value: str) -> str:
+    """`value` as a PlainHeader when it fits one line as it is (printable ASCII words, no
+    encoded-word look); else `value`, for the email package to encode and fold."""
+    if len(name) + 2 + len(value) <= _ONE_LINE and "=?" not in value and _PLAIN.fullmatch(value):
+        return PlainHeader(name, value)
+    return value
+
