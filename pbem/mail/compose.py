@@ -43,7 +43,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from pbem.kit.texts import md_plain
-from pbem.mail.headers import WRITING, IdsHeader, known_ids, msg_ids, safe_header, safe_text
+from pbem.mail.headers import WRITING, IdsHeader, PlainHeader, known_ids, msg_ids, safe_header, safe_text
 from pbem.mail.headers import plain as plain_header
 
 
@@ -160,7 +160,7 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
         raise ValueError(f"mail {safe_header(mail.key)!r} has no recipients with a usable address")
     msg = EmailMessage(policy=WRITING)
     for name, value in _headers(mail, message_id_for(campaign, mail.key, domain), date):
-        msg[name] = value if isinstance(value, IdsHeader) else plain_header(name, value)
+        msg[name] = value if isinstance(value, PlainHeader) else plain_header(name, value)
     plain, body = _converted(mail.markdown)
     msg.set_content(plain, cte="quoted-printable")     # escapes are for the HTML
     msg.add_alternative(_document(mail, body), subtype="html", cte="quoted-printable")

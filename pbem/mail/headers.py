@@ -7,6 +7,7 @@ import re
 from email import policy
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.policy import Policy
+from typing import Self
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 """Control characters: among them everything str.splitlines (and so the email package)
@@ -94,20 +95,41 @@ def known_ids(ids: list[str]) -> list[str]:
     return [ident for ident in ids if not _NO_MAIL.search(ident)]
 
 
-class IdsHeader(str):
-    """Message-ID, In-Reply-To or References, written verbatim: the email package would fold
-    a line longer than 78 characters (an Outlook id) into RFC 2047 encoded words. This value
-    has the `name` and `fold` an EmailPolicy asks of a header object, and folds only at the
-    white space between ids, so each id stays whole on one line (the first on the name's)."""
+_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*")
+"""Printable ASCII words, one space between them: a value the email package writes as it is."""
+_ONE_LINE = 78
+
+
+class PlainHeader(str):
+    """A header value written as it is, with the `name` and `fold` an EmailPolicy asks of a
+    header object: for a value the email package would write unchanged (`plain`), parsing it
+    into the package's header objects and folding them again cost about as much as the rest of
+    building a mail."""
 
     name: str
 
-    def __new__(cls, name: str, ids: list[str]) -> IdsHeader:
-        header = super().__new__(cls, " ".join(ids))
+    def __new__(cls, name: str, value: str) -> Self:
+        header = super().__new__(cls, value)
         header.name = name
         return header
 
-    def __reduce__(self) -> tuple[type[IdsHeader], tuple[str, list[str]]]:
+    def __reduce__(self) -> tuple[type[PlainHeader], tuple[object, ...]]:
+        return PlainHeader, (self.name, str(self))
+
+    def fold(self, *, policy: Policy) -> str:
+        return f"{self.name}: {self}{policy.linesep}"
+
+
+class IdsHeader(PlainHeader):
+    """Message-ID, In-Reply-To or References, written verbatim: the email package would fold
+    a line longer than 78 characters (an Outlook id) into RFC 2047 encoded words. This value
+    folds only at the white space between ids, so each id stays whole on one line (the first
+    on the name's)."""
+
+    def __new__(cls, name: str, ids: list[str]) -> Self:
+        return super().__new__(cls, name, " ".join(ids))
+
+    def __reduce__(self) -> tuple[type[PlainHeader], tuple[object, ...]]:
         return IdsHeader, (self.name, self.split())
 
     def fold(self, *, policy: Policy) -> str:
@@ -118,30 +140,6 @@ class IdsHeader(str):
                 lines.append("")
             lines[-1] += f" {ident}"
         return policy.linesep.join(lines) + policy.linesep
-
-
-_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*")
-"""Printable ASCII words, one space between them: a value the email package writes as it is."""
-_ONE_LINE = 78
-
-
-class PlainHeader(str):
-    """A header value the email package would write unchanged (`plain`), written as it is:
-    parsing it into the package's header objects and folding them again cost about as much as
-    the rest of building a mail."""
-
-    name: str
-
-    def __new__(cls, name: str, value: str) -> PlainHeader:
-        header = super().__new__(cls, value)
-        header.name = name
-        return header
-
-    def __reduce__(self) -> tuple[type[PlainHeader], tuple[str, str]]:
-        return PlainHeader, (self.name, str(self))
-
-    def fold(self, *, policy: Policy) -> str:
-        return f"{self.name}: {self}{policy.linesep}"
 
 
 def plain(name: str, value: str) -> str:
