@@ -3,6 +3,8 @@ fortified capital with both reports, and an upgrade bought with the XP it earned
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pbem.kit.dice import ScriptedDice
@@ -10,6 +12,7 @@ from pbem.kit.texts import render
 from pbem.rulesets.phases import GMDecisionNeeded
 from pbem.rulesets.star_wars_miniatures import troops as tr
 from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
+from tests.star_wars_miniatures import flow
 from tests.star_wars_miniatures.flow import Game
 
 ALICE_SQUAD = """SQUAD Vader's Fist: Darth Vader, Sith Lord, Elite Trooper x5, Stormtrooper x6
@@ -42,11 +45,20 @@ def setup_game() -> Game:
     return game
 
 
-def to_battle() -> Game:
+def in_economics(rules: dict[str, Any] | None = None) -> Game:
+    """Setup done (with these rule overrides, if any); the starting squads sent and turn 1's
+    initiative rolled: the economics window is open."""
     game = setup_game()
+    if rules is not None:
+        game.settings = flow.settings(rules=rules)
     for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
         game.send(player, text)
     game.resolve(ScriptedDice([8, 19, 18]))
+    return game
+
+
+def to_battle() -> Game:
+    game = in_economics()
     game.send("bob", "GIVE cara 60")
     game.resolve(ScriptedDice([]))
     game.send("cara", "MOVE C3 T03\nSTRATEGIC C3 TO T22")
@@ -182,10 +194,7 @@ def test_swm_pbm_10_disagreeing_reports_go_to_the_gm() -> None:
 @pytest.mark.clause("SWM-PBM-5")
 @pytest.mark.clause("SWM-PBM-11")
 def test_swm_pbm_11_a_slot_without_battles_needs_no_window() -> None:
-    game = setup_game()
-    for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
-        game.send(player, text)
-    game.resolve(ScriptedDice([8, 19, 18]))
+    game = in_economics()
     game.resolve(ScriptedDice([]))
     game.send("bob", "MOVE B2 T08")
     game.resolve(ScriptedDice([]))
@@ -227,10 +236,7 @@ def test_swm_pbm_15_gm_commands_set_a_result_a_roster_a_place_and_control() -> N
 
 
 def test_swm_pbm_11_a_later_side_revises_its_action_orders_in_the_battle_window() -> None:
-    game = setup_game()
-    for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
-        game.send(player, text)
-    game.resolve(ScriptedDice([8, 19, 18]))
+    game = in_economics()
     game.resolve(ScriptedDice([]))
     game.send("alice", "MOVE A1 T21")
     game.send("cara", "MOVE C3 T03")

@@ -21,7 +21,11 @@ from pbem.rulesets.star_wars_miniatures.model import Battle
 from pbem.rulesets.star_wars_miniatures.world import World
 from tests.star_wars_miniatures import flow, helpers
 from tests.star_wars_miniatures.flow import Game
-from tests.star_wars_miniatures.test_flow import ALICE_SQUAD, BOB_SQUAD, CARA_SQUAD, REPORT, setup_game, to_battle
+from tests.star_wars_miniatures.test_flow import (
+    REPORT,
+    in_economics,
+    to_battle,
+)
 
 CHART = [19, 3, 16, 9]          # the post-battle dice of REPORT's four troops
 
@@ -119,11 +123,7 @@ def test_swm_pbm_10_single_report_gm_the_gms_other_winner_drops_the_reports_kill
 # -- SWM-PBM-11: revising action orders in a battle window ----------------------------------
 def _slot_one_battle(rules: dict[str, Any]) -> Game:
     """Turn 1: alice (slot 1) attacks cara's T21 and opens B1-1-1; bob + cara act in slot 2."""
-    game = setup_game()
-    game.settings = flow.settings(rules=rules)
-    for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
-        game.send(player, text)
-    game.resolve(ScriptedDice([8, 19, 18]))
+    game = in_economics(rules)
     game.resolve(ScriptedDice([]))
     game.send("alice", "MOVE A1 T21\nSTRATEGIC A1 TO T04")
     game.send("cara", "MOVE C3 T03")

@@ -14,15 +14,7 @@ from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from pbem.rulesets.star_wars_miniatures.world import World
 from tests.star_wars_miniatures import helpers
 from tests.star_wars_miniatures.flow import Game, person
-from tests.star_wars_miniatures.test_flow import ALICE_SQUAD, BOB_SQUAD, CARA_SQUAD, setup_game
-
-
-def in_economics() -> Game:
-    game = setup_game()
-    for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
-        game.send(player, text)
-    game.resolve(ScriptedDice([8, 19, 18]))
-    return game
+from tests.star_wars_miniatures.test_flow import in_economics, setup_game
 
 
 @pytest.mark.clause("SWM-PBM-2")

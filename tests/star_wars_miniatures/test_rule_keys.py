@@ -25,7 +25,7 @@ from tests.star_wars_miniatures import flow, helpers
 from tests.star_wars_miniatures.helpers import chosen
 from tests.star_wars_miniatures.test_battle import _sc10, _sc10_battle
 from tests.star_wars_miniatures.test_economics import REINFORCE_S3, _sc7, cards
-from tests.star_wars_miniatures.test_orders import in_economics
+from tests.star_wars_miniatures.test_flow import in_economics
 
 
 # -- readings the loader refuses -------------------------------------------------------------

@@ -24,7 +24,7 @@ from pbem.rulesets.star_wars_miniatures.regions import map_from_dict
 from pbem.rulesets.star_wars_miniatures.ruleset import RULESET
 from pbem.rulesets.star_wars_miniatures.world import World
 from tests.star_wars_miniatures import flow, helpers
-from tests.star_wars_miniatures.test_flow import ALICE_SQUAD, BOB_SQUAD, CARA_SQUAD, setup_game
+from tests.star_wars_miniatures.test_flow import in_economics
 from tests.star_wars_miniatures.test_options import _start_map
 
 TRANSFERS = {"squad": {"allow_transfers": True}}
@@ -90,11 +90,7 @@ def test_swm_sqd_10_a32_transferring_a_squads_last_troop_merges_it_away(cat: Cat
 
 
 def _economics(rules_: dict[str, Any]) -> flow.Game:
-    game = setup_game()
-    game.settings = flow.settings(rules=rules_)
-    for player, text in (("alice", ALICE_SQUAD), ("bob", BOB_SQUAD), ("cara", CARA_SQUAD)):
-        game.send(player, text)
-    game.resolve(ScriptedDice([8, 19, 18]))
+    game = in_economics(rules_)
     assert game.state.window == "economics"
     return game
 
