@@ -17,7 +17,8 @@ long-running judge's: with the memo filling up over the series (as in one
 `pbem adjudicate` call over many files) and with every line seen before.
 Part 2 adjudicates generated grid maps of growing size to show how time grows
 (cold, the garbage collector on, each size five times, the sizes in turn),
-next to a bare dictionary of the same units for the machine's own growth.
+next to a bare dictionary of the same units for the machine's own growth, and
+how much data each size holds, to set against the processor's last-level cache.
 Part 3 runs `pbem adjudicate --json` over hundreds of position files in one call
 and times the command's start on one file.
 """
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -325,22 +327,44 @@ def growth(sizes: list[int], seed: int) -> None:
     a busy spell on the machine falls on all of them; growth is the median of
     each round's ratio to the size below."""
     rng = random.Random(seed)
-    maps = [(n, *grid_case(n, rng)) for n in sizes]
+    built = [(n, *data_size(lambda n=n: grid_case(n, rng))) for n in sizes]
+    maps = [(n, board, phase) for n, (board, phase), _ in built]
+    footprint = {n: size for n, _, size in built}
     times, bare = time_sizes(maps)
     print(f"\nGenerated grid maps (about half the provinces occupied), one phase each, cold, median of {TIMES}"
           " rounds with the garbage collector on")
-    print(f"  {'units':>8}{'provinces':>11}{'ms/phase':>11}{'us/unit':>9}{'growth':>9}{'bare dict growth':>18}   goal")
-    for i, (n, board, _) in enumerate(maps):
+    print(f"  {'units':>8}{'provinces':>11}{'data MB':>9}{'ms/phase':>11}{'us/unit':>9}{'growth':>9}"
+          f"{'bare dict growth':>18}   goal")
+    for i, (n, board, phase) in enumerate(maps):
         elapsed = statistics.median(times[n])
         grow = bare_grow = "-"
         if i:
             grow = f"{_median_ratio(times[n], times[sizes[i - 1]]):.1f}x"
             bare_grow = f"{_median_ratio(bare[n], bare[sizes[i - 1]]):.1f}x"
         goal = f"<= {GROWTH_GOAL:g}x per tenfold" if i else ""
-        print(f"  {n:>8}{len(board.provinces):>11}{elapsed * 1000:>11.1f}{elapsed / n * 1e6:>9.1f}{grow:>9}"
-              f"{bare_grow:>18}   {goal}")
+        megabytes = (footprint[n] + data_size(lambda b=board, p=phase: time_pbem_cold(b, *p))[1]) / 1e6
+        print(f"  {n:>8}{len(board.provinces):>11}{megabytes:>9.0f}{elapsed * 1000:>11.1f}"
+              f"{elapsed / n * 1e6:>9.1f}{grow:>9}{bare_grow:>18}   {goal}")
     print("  (10x more units should cost about 10x the time; the bare dictionary shows how much of")
-    print("  any excess is the memory hierarchy: larger tables miss the processor's caches more often)")
+    print("  any excess is the memory hierarchy: larger tables miss the processor's caches more often;")
+    print("  data MB is the map and phase as built plus what adjudicating adds at its peak, to set")
+    print(f"  against this processor's last-level cache: {last_level_cache()})")
+
+
+def data_size(build: Any) -> tuple[Any, int]:
+    """What `build` returns, and the bytes it allocated that were still held at its peak."""
+    tracemalloc.start()
+    try:
+        result = build()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def last_level_cache() -> str:
+    """The size of the largest cache Linux reports for the first processor, as it reports it."""
+    caches = sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*/size"))
+    return caches[-1].read_text().strip() if caches else "not reported"
 
 
 def time_sizes(maps: list[tuple[int, Board, Phase]]) -> tuple[dict[int, list[float]], dict[int, list[float]]]:
