@@ -67,7 +67,6 @@ class Board:
     fleet_adj: dict[str, frozenset[str]]
     drawing: Geometry = field(default_factory=Geometry, repr=False, compare=False)   # the file's [geometry]
     fleet_reach: dict[str, frozenset[str]] = field(init=False)
-    names: NameIndex = field(init=False)
     location_ids: dict[str, str] = field(init=False)
     coast_seas: dict[str, frozenset[str]] = field(init=False)
     seas: frozenset[str] = field(init=False)
@@ -95,7 +94,6 @@ class Board:
                 key = (src, province_of(t))
                 self._fleet_targets[key] = (*self._fleet_targets.get(key, ()), t)
         self.location_ids = {loc: loc for p in self.provinces for loc in {p, *self.locations(p)}}
-        self.names = NameIndex({p.id: (p.name, *p.aliases) for p in self.provinces.values()})
         self.power_names = NameIndex(
             {p.name: (p.adjective,) for p in self.powers.values()}, what="power"
         )
@@ -105,6 +103,13 @@ class Board:
             for word in (p.name, p.adjective)
             for spelling in (word, word.upper(), word.lower())
         }
+
+    @cached_property
+    def names(self) -> NameIndex:
+        """Province names and aliases, for what players type that is not a province's id: built
+        when first needed, since orders given by id never need it (on a large map it is more than a
+        third of the map's memory)."""
+        return NameIndex({p.id: (p.name, *p.aliases) for p in self.provinces.values()})
 
     def memo(self, table: str) -> dict[str, Any]:
         """A cache of readings of player text that depend only on the map (the
@@ -335,10 +340,13 @@ def board_from_data(data: Mapping[str, Any], where: str = "map") -> Board:
     """Build a board from map data (as read from TOML), checking it all in one pass."""
     errors: list[str] = []
     provinces = {pid: _province(pid, spec, errors) for pid, spec in data.get("provinces", {}).items()}
+    # Each neighbour as the very string that is the province's key: a lookup then finds it by
+    # identity, without reading a second copy (a map file repeats every id in its neighbours' lists).
+    same = {pid: pid for pid in provinces}
     army: dict[str, frozenset[str]] = {}
     fleet: dict[str, frozenset[str]] = {}
     for pid, spec in data.get("provinces", {}).items():
-        army[pid] = frozenset(spec.get("army", ()))
+        army[pid] = frozenset(same.get(t, t) for t in spec.get("army", ()))
         if spec.get("coasts"):
             for coast, targets in spec["coasts"].items():
                 fleet[f"{pid}/{coast}"] = frozenset(targets)
