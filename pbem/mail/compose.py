@@ -30,6 +30,7 @@ import functools
 import hashlib
 import html
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -170,7 +171,25 @@ def compose(mail: OutgoingMail, *, campaign: str, domain: str, date: datetime) -
         msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     for part in msg.iter_parts():
         _drop_mime_version(part)
+    _set_boundaries(msg)
     return msg
+
+
+def _set_boundaries(msg: EmailMessage) -> None:
+    """Each multipart's boundary, chosen here: "=_" and 32 random hex digits. Left to the email
+    package, writing the mail searches all that lies under each multipart for a boundary drawn
+    for it, by a regular expression compiled for it: half the cost of building a report with
+    its map. This one needs no search: quoted-printable writes "=" only before two hex digits
+    or at a line's end, base64 only at its end, and a part's header line starts with its name,
+    so no line under it starts "--=_". Under a part in any other encoding the package searches."""
+    parts = list(msg.walk())
+    if all(p.is_multipart() or str(p.get("Content-Transfer-Encoding", "")).lower() in _SEARCH_FREE for p in parts):
+        for part in parts:
+            if part.is_multipart():
+                part.set_boundary(f"=_{secrets.token_hex(16)}")
+
+
+_SEARCH_FREE = ("quoted-printable", "base64")
 
 
 def _add_inline_images(msg: EmailMessage, images: Sequence[InlineImage]) -> None:

@@ -27,8 +27,8 @@ class Settings:
 
 
 def boundless(msg: EmailMessage) -> bytes:
-    """The bytes without the MIME boundaries, which the email package draws at random."""
-    return re.sub(rb"={15}\d+==", b"BOUNDARY", msg.as_bytes())
+    """The bytes without the MIME boundaries, which are drawn at random."""
+    return re.sub(rb"=_[0-9a-f]{32}", b"BOUNDARY", msg.as_bytes())
 
 
 def reread(msg: EmailMessage) -> EmailMessage:
