@@ -1,7 +1,8 @@
 """pbem chooses each multipart's boundary itself ("=_" and random hex) instead of having the email
 package search the whole mail for a boundary of its own: no line of a quoted-printable or base64
 body can start with "--=_", so every part reads back exactly as it was written, however its text
-imitates a boundary. Under a part in another encoding the package's own search stays."""
+imitates a boundary, to Python's parser and to a real IMAP server's. Under a part in another
+encoding the package's own search stays."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import dataclasses
 import re
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from typing import Any
 
 from pbem.delivery.outqueue import WIRE
 from pbem.mail.compose import InlineImage, _set_boundaries, compose
+from tests.mail.conftest import login
+from tests.mail.mailservers import Dovecot
 from tests.mail.test_mail_compose import REPORT, WHEN
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
@@ -59,6 +63,26 @@ def test_no_line_of_a_written_body_starts_like_a_boundary_but_the_boundaries() -
     lines = msg.as_bytes(policy=WIRE).decode("ascii").split("\r\n")
     assert [line for line in lines if line.startswith("--=_")
             and line.removeprefix("--").removesuffix("--") not in boundaries] == []
+
+
+def leaf_types(structure: Any) -> list[str]:
+    """The content types of the leaves of an IMAP BODYSTRUCTURE, in order."""
+    if structure.is_multipart:
+        return [t for part in structure[0] for t in leaf_types(part)]
+    return [f"{structure[0].decode()}/{structure[1].decode()}".lower()]
+
+
+def test_an_imap_server_reads_the_same_parts_as_pbem_wrote(dovecot: Dovecot) -> None:
+    """Dovecot, as a player's mail client would, parses the mail's structure from its boundaries."""
+    dovecot.deliver_lmtp("orders@pbem.test", "alice@pbem.test", full_report().as_bytes(policy=WIRE))
+    client = login(dovecot, "alice@pbem.test")
+    try:
+        client.select_folder("INBOX", readonly=True)
+        (uid,) = client.search("ALL")
+        structure = client.fetch([uid], ["BODYSTRUCTURE"])[uid][b"BODYSTRUCTURE"]
+    finally:
+        client.logout()
+    assert leaf_types(structure) == ["text/plain", "text/html", "image/png", "image/svg+xml"]
 
 
 def test_a_part_in_another_encoding_leaves_the_boundary_to_the_email_package() -> None:
