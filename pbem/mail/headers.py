@@ -148,4 +148,3 @@ def plain(name: str, value: str) -> str:
     if len(name) + 2 + len(value) <= _ONE_LINE and "=?" not in value and _PLAIN.fullmatch(value):
         return PlainHeader(name, value)
     return value
-

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pbem.kit.orders import IllegalOrder, OrderProblem
 from pbem.rulesets.diplomacy.board import Board
-from pbem.rulesets.diplomacy.orders import Order, order_memo, order_reader, read_fully, read_short
+from pbem.rulesets.diplomacy.orders import Order, order_memo, order_reader, read_line
 from pbem.rulesets.diplomacy.results import (
     VOID,
     OrderResult,
@@ -64,8 +64,7 @@ def accept_unit_orders(
         try:
             power = powers.get(power) or powers.setdefault(power, power_of(power))
             if isinstance(raw, str):
-                order = seen.get(raw) or seen.setdefault(
-                    raw, read_short(raw.split(), board, phase) or read_fully(raw, board, phase))
+                order = seen.get(raw) or seen.setdefault(raw, read_line(raw, board, phase))
             else:
                 order = raw
         except OrderProblem as problem:

@@ -511,12 +511,11 @@ def read_short(words: list[str], board: Board, phase: str) -> Order | None:
         return Support(kind, loc, other_kind, other)
     far = ids.get(words[6]) or ids.get(words[6].upper()) if n == 7 else None
     if far and VERBS.get(words[5]) == "move":
-        # (province_of written out: a support line read afresh comes here.)
         dst, _, coast = far.partition("/")
         if verb == "support":
             return Support(kind, loc, other_kind, other, dst, coast)
         if verb == "convoy" and other_kind == "A":
-            return Convoy(kind, loc, other.partition("/")[0], dst)
+            return Convoy(kind, loc, province_of(other), dst)
     return None
 
 
